@@ -1,0 +1,14 @@
+# tsklee on Debian bookworm with Node 20 and clang 14/16/19 (the same set-up as scripts/setup).
+FROM node:20-bookworm
+WORKDIR /opt/tsklee
+COPY package.json package-lock.json ./
+COPY scripts ./scripts
+RUN apt-get update -q \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+      clang-14 llvm-14 clang-16 llvm-16 clang-19 llvm-19 \
+ && rm -rf /var/lib/apt/lists/*
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm link
+ENTRYPOINT ["tsklee"]
+CMD ["--help"]

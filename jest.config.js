@@ -1,0 +1,11 @@
+/** Jest runs the TypeScript sources directly (ts-jest, ESM). Type checking is `npm run build`'s job. */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json', diagnostics: false }],
+  },
+  testMatch: ['<rootDir>/tests/**/*.test.ts'],
+  testTimeout: 120000,
+};
