@@ -1,0 +1,50 @@
+/**
+ * The searcher interface (KLEE's meaning): the executor tells the searcher which states were
+ * added and removed after each step, and asks it which state to run next.
+ */
+
+/** What a searcher may look at in a state. The executor's ExecutionState implements it. */
+export interface SearchableState {
+  /** Unique, increasing in creation order (ties are broken by it, for determinism). */
+  readonly id: number;
+  /** Number of branches (forks) on the path so far. */
+  readonly depth: number;
+  /** Solver time spent on this state's queries, in milliseconds (nurs:qc). */
+  readonly queryCostMs: number;
+  /** Instructions executed since this state last covered new code (nurs:covnew). */
+  readonly instsSinceCovNew: number;
+  /** Node of this state in the process tree (random-path). */
+  ptreeNode: PTreeNode | null;
+}
+
+/** Engine-provided facts about code and coverage, for the nurs:* weights. */
+export interface CoverageOracle<S extends SearchableState> {
+  /** Static distance (in instructions) from the state's pc to the nearest uncovered instruction; Infinity when none. */
+  minDistToUncovered(state: S): number;
+  /** How many times the instruction at the state's pc has executed (nurs:icnt). */
+  instructionCount(state: S): number;
+  /** The same per call path (nurs:cpicnt). */
+  callPathInstructionCount(state: S): number;
+}
+
+export interface Searcher<S extends SearchableState> {
+  /** The state to run next; only called when !empty(). */
+  selectState(): S;
+  /**
+   * After a step: `current` (the state that ran, or null), states `added` by forking, and
+   * states `removed` (terminated or merged away; may include current).
+   */
+  update(current: S | null, added: readonly S[], removed: readonly S[]): void;
+  empty(): boolean;
+  /** For messages: `dfs`, `nurs:covnew`, `interleaved(dfs, random-path)`, … */
+  readonly name: string;
+}
+
+/** A binary process tree of states (KLEE's PTree): leaves are live states. */
+export interface PTreeNode {
+  parent: PTreeNode | null;
+  left: PTreeNode | null;
+  right: PTreeNode | null;
+  /** The state at a leaf; null at inner nodes. */
+  state: SearchableState | null;
+}
