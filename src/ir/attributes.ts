@@ -14,6 +14,12 @@ export interface Attribute {
   /** String attribute value (for `"key"="value"`); `kind` is then the key. */
   str?: string;
   isString?: boolean;
+  /**
+   * Constant-range payload: `range(i<bitWidth> lo, hi)` has one [lo, hi) pair,
+   * `initializes((lo, hi), …)` a list; bounds are signed values of `bitWidth` bits.
+   */
+  bitWidth?: number;
+  ranges?: [bigint, bigint][];
 }
 
 /** Attributes of a function, its return value and each parameter. */
