@@ -1,0 +1,76 @@
+/**
+ * How the CLI reports failures: one line on stderr, `tsklee: error: <file>: <message>`,
+ * exit code 1 for problems with the input or the command line, 2 for internal errors (bugs).
+ * Stack traces only with TSKLEE_DEBUG=1.
+ */
+import { BitcodeError } from '../bitcode/errors.js';
+import { DataLayoutError } from '../ir/datalayout.js';
+import { LinkError } from '../ir/linker.js';
+import { InputError } from '../index.js';
+
+export const EXIT_USER_ERROR = 1;
+export const EXIT_INTERNAL_ERROR = 2;
+
+/** A problem with the command line or the user's request, reported without a stack trace. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+const SYSTEM_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'not a directory',
+  EMFILE: 'too many open files',
+  ENOSPC: 'no space left on device',
+  EROFS: 'read-only file system',
+  EEXIST: 'file exists',
+  ELOOP: 'too many levels of symbolic links',
+  ENAMETOOLONG: 'file name too long',
+};
+
+function isSystemError(e: unknown): e is NodeJS.ErrnoException {
+  return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && typeof (e as NodeJS.ErrnoException).syscall === 'string';
+}
+
+function singleLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/** The message line and exit code for an error thrown by a command. */
+export function describeError(e: unknown): { line: string; code: number } {
+  if (e instanceof BitcodeError) return { line: e.oneLine(), code: EXIT_USER_ERROR };
+  if (e instanceof InputError) return { line: `${e.file}: ${e.message}`, code: EXIT_USER_ERROR };
+  if (e instanceof LinkError || e instanceof DataLayoutError || e instanceof UsageError) {
+    return { line: e.message, code: EXIT_USER_ERROR };
+  }
+  if (isSystemError(e) && e.code !== undefined && SYSTEM_ERRORS[e.code] !== undefined) {
+    const what = SYSTEM_ERRORS[e.code];
+    return { line: e.path !== undefined ? `${e.path}: ${what}` : `${what} (${e.syscall})`, code: EXIT_USER_ERROR };
+  }
+  const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return { line: `${msg} (internal error; run with TSKLEE_DEBUG=1 for a stack trace)`, code: EXIT_INTERNAL_ERROR };
+}
+
+/** Writes the report of `e` to stderr and returns the exit code. */
+export function reportError(e: unknown): number {
+  const { line, code } = describeError(e);
+  process.stderr.write(`tsklee: error: ${singleLine(line)}\n`);
+  if (process.env.TSKLEE_DEBUG === '1' && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
+  return code;
+}
+
+export function isEpipe(e: unknown): boolean {
+  return e instanceof Error && (e as NodeJS.ErrnoException).code === 'EPIPE';
+}
+
+/** Writes to stdout and resolves once the data is handed to the OS; rejects with EPIPE when the reader went away. */
+export function writeStdout(text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.stdout.write(text, (err) => (err ? reject(err) : resolve()));
+  });
+}
