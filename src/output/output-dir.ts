@@ -1,0 +1,282 @@
+/**
+ * The output directory of a run, in KLEE's layout:
+ *
+ *   klee-out-N/             N = the first number whose directory can be created, from 0
+ *     test000001.ktest      one per test (KLEE's .ktest format, see ktest.ts)
+ *     test000002.ptr.err    for a test that ends in an error: the report (see err-file.ts)
+ *     test000003.early      for a state ended early (timeout, memory cap, halt): the reason
+ *     info                  command line, times, summary (see info.ts)
+ *     messages.txt          "KLEE: ..." lines
+ *     warnings.txt          "KLEE: WARNING: ..." lines
+ *     run.stats             SQLite statistics (see run-stats.ts)
+ *   klee-last -> klee-out-N (a relative symlink, replaced atomically)
+ *
+ * With `outputDir` the directory is created as given and must not exist yet: like KLEE,
+ * tsklee refuses to write into (and so mix with or overwrite) an existing directory. Without
+ * it, klee-out-N and klee-last go in `base`. KLEE puts them beside the input bitcode file
+ * (the directory part of its path), so `tsklee run` passes that directory as `base`; the
+ * default is the current directory.
+ *
+ * Every write is synchronous: the engine's hot path is synchronous, and a test must be on
+ * disk as soon as it is found. Messages and warnings are written line by line without
+ * buffering, so an interrupted run keeps everything it reported.
+ */
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, symlinkSync, writeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { formatInfo, type RunInfo } from './info.js';
+import { writeFileAtomic, writeKTestFile, type KTest } from './ktest.js';
+import { RunStatsWriter, type RunStatsOptions } from './run-stats.js';
+
+/** The prefix of every line of messages.txt and warnings.txt (KLEE's, for scripts that grep them). */
+export const MESSAGE_PREFIX = 'KLEE: ';
+
+/**
+ * The `.err` suffixes KLEE uses (TerminationTypes.h), plus `div` and `overshift`, which KLEE's
+ * runtime checks report through klee_report_error. `errKind` may be any other file-name-safe
+ * word too (klee_report_error lets the program choose it).
+ */
+export const ERR_KINDS = [
+  'ptr',
+  'free',
+  'div',
+  'overshift',
+  'assert',
+  'abort',
+  'user',
+  'exec',
+  'external',
+  'model',
+  'overflow',
+  'read_only',
+  'report_error',
+  'solver',
+  'bad_vector_access',
+  'invalid_builtin_use',
+  'implicit_truncation',
+  'implicit_conversion',
+  'unreachable_call',
+  'missing_return',
+  'invalid_load',
+  'nullable_attribute',
+] as const;
+
+export type ErrKind = (typeof ERR_KINDS)[number];
+
+const SUFFIX_RE = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+
+/** A problem creating or using the output directory; the message is one line. */
+export class OutputDirError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutputDirError';
+  }
+}
+
+export interface CreateOutputDirOptions {
+  /** Use exactly this directory (it must not exist). */
+  outputDir?: string;
+  /** Where klee-out-N and klee-last go when outputDir is not given (default: the current directory). */
+  base?: string;
+}
+
+export interface WriteTestExtras {
+  /** Error kind: writes testNNNNNN.<errKind>.err with errText (e.g. 'ptr', 'div', 'assert'; 'div.err' works too). */
+  errKind?: string;
+  errText?: string;
+  /** A state ended early: writes testNNNNNN.early with this text (KLEE's suffix for such states). */
+  early?: string;
+  /** More files for this test, by suffix: { kquery: '...' } writes testNNNNNN.kquery. */
+  files?: Record<string, string | Uint8Array>;
+}
+
+function errnoMessage(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return err.code !== undefined ? `${err.code}: ${err.message}` : String(e);
+}
+
+/** "test" + the id zero-padded to 6 digits, as KLEE names tests. */
+export function testBaseName(id: number): string {
+  return `test${String(id).padStart(6, '0')}`;
+}
+
+export class OutputDir {
+  private testCount = 0;
+  private generated = 0;
+  private messagesFd: number | undefined;
+  private warningsFd: number | undefined;
+  private stats: RunStatsWriter | undefined;
+
+  /** @internal use createOutputDir */
+  constructor(
+    /** Absolute path of the directory. */
+    readonly path: string,
+    /** Absolute path of the klee-last link, when one was made. */
+    readonly lastLink: string | undefined,
+  ) {
+    this.warningsFd = openSync(join(path, 'warnings.txt'), 'w');
+    this.messagesFd = openSync(join(path, 'messages.txt'), 'w');
+  }
+
+  /** Absolute path of a file in the directory. */
+  file(name: string): string {
+    return join(this.path, name);
+  }
+
+  /** Path of a test's file with this suffix, e.g. testPath(7, 'ptr.err'). */
+  testPath(id: number, suffix: string): string {
+    return join(this.path, `${testBaseName(id)}.${suffix}`);
+  }
+
+  /** Takes the next test number (1, 2, …); writeTest does this itself. */
+  nextTestId(): number {
+    return ++this.testCount;
+  }
+
+  /** Test numbers taken so far (including tests whose .ktest could not be produced). */
+  get testsNumbered(): number {
+    return this.testCount;
+  }
+
+  /** .ktest files written so far (KLEE's "generated tests"). */
+  get testsGenerated(): number {
+    return this.generated;
+  }
+
+  /**
+   * Writes one test: testNNNNNN.ktest (unless `ktest` is null: KLEE still numbers a test whose
+   * inputs could not be computed and writes its other files), then the .err/.early file and
+   * the extra files. Returns the test's number.
+   */
+  writeTest(ktest: KTest | null, extras: WriteTestExtras = {}): number {
+    const id = this.nextTestId();
+    if (ktest !== null) {
+      writeKTestFile(this.testPath(id, 'ktest'), ktest);
+      this.generated++;
+    }
+    if (extras.errKind !== undefined) {
+      // klee_report_error's suffix usually already ends in ".err" ("div.err"); do not double it.
+      const suffix = extras.errKind.endsWith('.err') ? extras.errKind : `${extras.errKind}.err`;
+      this.writeTestFile(id, suffix, extras.errText ?? '');
+    }
+    if (extras.early !== undefined) this.writeTestFile(id, 'early', extras.early);
+    for (const [suffix, data] of Object.entries(extras.files ?? {})) this.writeTestFile(id, suffix, data);
+    return id;
+  }
+
+  /** Writes (atomically) one more file of test `id`. */
+  writeTestFile(id: number, suffix: string, data: string | Uint8Array): void {
+    if (!SUFFIX_RE.test(suffix) || suffix.includes('..')) throw new OutputDirError(`bad test file suffix '${suffix}'`);
+    writeFileAtomic(this.testPath(id, suffix), data);
+  }
+
+  /** Appends "KLEE: <text>" to messages.txt (one line per line of text). */
+  appendMessage(text: string): void {
+    this.appendLines(this.messagesFd, MESSAGE_PREFIX, text);
+  }
+
+  /**
+   * Appends to warnings.txt with KLEE's prefixes: "KLEE: WARNING: ", "KLEE: WARNING ONCE: " or
+   * "KLEE: ERROR: " (KLEE logs its errors in warnings.txt too).
+   */
+  appendWarning(text: string, kind: 'WARNING' | 'WARNING ONCE' | 'ERROR' = 'WARNING'): void {
+    this.appendLines(this.warningsFd, `${MESSAGE_PREFIX}${kind}: `, text);
+  }
+
+  private appendLines(fd: number | undefined, prefix: string, text: string): void {
+    if (fd === undefined) throw new OutputDirError(`${this.path}: output directory is closed`);
+    const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+    // One write per call, unbuffered: the line is in the file even if the process dies next.
+    const buf = Buffer.from(`${prefix}${body}\n`, 'utf8');
+    let off = 0;
+    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+  }
+
+  /**
+   * Replaces the info file (atomically) with `info` formatted by info.ts, or with the text
+   * given. Written at the start (header) and again at the end (header and footer).
+   */
+  writeInfo(info: RunInfo | string): void {
+    writeFileAtomic(this.file('info'), typeof info === 'string' ? info : formatInfo(info));
+  }
+
+  /** Creates run.stats and returns its writer (closed by close()). */
+  async openRunStats(opts?: RunStatsOptions): Promise<RunStatsWriter> {
+    if (this.stats !== undefined) throw new OutputDirError(`${this.path}: run.stats is already open`);
+    this.stats = await RunStatsWriter.open(this.file('run.stats'), opts);
+    return this.stats;
+  }
+
+  /** The run.stats writer, once opened. */
+  get runStats(): RunStatsWriter | undefined {
+    return this.stats;
+  }
+
+  /** Flushes run.stats and closes the message files. Idempotent; call it on SIGINT too, or the last run.stats rows are lost. */
+  close(): void {
+    this.stats?.close();
+    for (const fd of [this.messagesFd, this.warningsFd]) if (fd !== undefined) closeSync(fd);
+    this.messagesFd = undefined;
+    this.warningsFd = undefined;
+  }
+}
+
+/** Points `link` at `target` (relative) by renaming a fresh symlink over it: no moment without one. */
+function replaceSymlink(target: string, link: string): void {
+  const tmp = `${link}.${process.pid}.tmp`;
+  rmSync(tmp, { force: true });
+  symlinkSync(target, tmp);
+  try {
+    renameSync(tmp, link);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Creates the output directory (see the module comment) and opens messages.txt and warnings.txt. */
+export function createOutputDir(opts: CreateOutputDirOptions = {}): OutputDir {
+  if (opts.outputDir !== undefined) {
+    const dir = resolve(opts.outputDir);
+    try {
+      mkdirSync(dir);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') throw new OutputDirError(`${dir}: output directory already exists (refusing to overwrite it; choose a new --output-dir)`);
+      if (code === 'ENOENT') throw new OutputDirError(`${dir}: cannot create output directory: its parent does not exist`);
+      throw new OutputDirError(`${dir}: cannot create output directory (${errnoMessage(e)})`);
+    }
+    const out = new OutputDir(dir, undefined);
+    out.appendMessage(`output directory is "${dir}"`);
+    return out;
+  }
+
+  const base = resolve(opts.base ?? '.');
+  let dir: string | undefined;
+  let name = '';
+  // mkdir is the test: it fails with EEXIST for a taken number, so two runs never share one.
+  for (let i = 0; dir === undefined; i++) {
+    if (i > 1_000_000) throw new OutputDirError(`${base}: cannot create an output directory: klee-out-0 … klee-out-${i - 1} all exist`);
+    name = `klee-out-${i}`;
+    const candidate = join(base, name);
+    try {
+      mkdirSync(candidate);
+      dir = candidate;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      throw new OutputDirError(`${candidate}: cannot create output directory (${errnoMessage(e)})`);
+    }
+  }
+  const link = join(base, 'klee-last');
+  let linkError: string | undefined;
+  try {
+    replaceSymlink(name, link);
+  } catch (e) {
+    linkError = errnoMessage(e);
+  }
+  const out = new OutputDir(dir, linkError === undefined ? link : undefined);
+  out.appendMessage(`output directory is "${dir}"`);
+  // As in KLEE, a missing klee-last is worth a warning, not the run.
+  if (linkError !== undefined) out.appendWarning(`cannot create klee-last symlink: ${linkError}`);
+  return out;
+}

@@ -1,0 +1,225 @@
+/**
+ * `run.stats`: the running statistics of a run, one row per write interval.
+ *
+ * Since KLEE 2.1 this file is an SQLite database with one table, `stats`, one column per
+ * statistic (names below are KLEE's, so `klee-stats` and scripts that query it work on
+ * tsklee's output). Units are KLEE's: times in microseconds (UserTime and WallTime are
+ * declared REAL but hold microseconds), MallocUsage in bytes. ArrayHashTime is -1 as in a
+ * KLEE built without array debugging. tsklee's own statistics go in extra columns after
+ * KLEE's (`extraColumns`).
+ *
+ * Why sql.js (SQLite compiled to WebAssembly): `node:sqlite` does not exist in Node 20, and
+ * better-sqlite3 needs a native build (its prebuilt binaries are downloaded from outside the
+ * npm registry, which fails here; building from source took 4 minutes on each fresh machine).
+ * sql.js keeps the database in memory; every flush writes the whole file through a temporary
+ * file and a rename, so a reader (or a crash) never sees a half-written database. Flushes are
+ * rate-limited so that writing the file costs at most ~5% of the run.
+ */
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from './ktest.js';
+
+/** KLEE's run.stats columns, in KLEE's order (before tsklee's extra columns). */
+export const RUN_STATS_COLUMNS = [
+  'Instructions',
+  'FullBranches',
+  'PartialBranches',
+  'NumBranches',
+  'UserTime',
+  'NumStates',
+  'MallocUsage',
+  'NumQueries',
+  'NumQueryConstructs',
+  'WallTime',
+  'CoveredInstructions',
+  'UncoveredInstructions',
+  'QueryTime',
+  'SolverTime',
+  'CexCacheTime',
+  'ForkTime',
+  'ResolveTime',
+  'QueryCacheMisses',
+  'QueryCacheHits',
+  'QueryCexCacheMisses',
+  'QueryCexCacheHits',
+  'InhibitedForks',
+  'ExternalCalls',
+  'Allocations',
+  'States',
+  // forks by cause (KLEE's BranchTypes.h)
+  'BranchesNONE',
+  'BranchesConditionalBranch',
+  'BranchesIndirectBranch',
+  'BranchesSwitch',
+  'BranchesCall',
+  'BranchesMemOp',
+  'BranchesResolvePointer',
+  'BranchesAlloc',
+  'BranchesRealloc',
+  'BranchesFree',
+  'BranchesGetVal',
+  // terminated states by class (KLEE's TerminationTypes.h)
+  'TerminationExit',
+  'TerminationEarly',
+  'TerminationSolverError',
+  'TerminationProgramError',
+  'TerminationUserError',
+  'TerminationExecutionError',
+  'TerminationEarlyAlgorithm',
+  'TerminationEarlyUser',
+  'ArrayHashTime',
+] as const;
+
+export type RunStatsColumn = (typeof RUN_STATS_COLUMNS)[number];
+
+/** One row: any subset of the columns; missing ones are written as 0 (ArrayHashTime as -1). */
+export type RunStatsRow = Partial<Record<RunStatsColumn, number | bigint>> & Record<string, number | bigint | undefined>;
+
+const REAL_COLUMNS = new Set<string>(['UserTime', 'WallTime']);
+
+// The part of sql.js's API used here (sql.js ships no types; @types/sql.js would pull in emscripten's).
+interface SqlStatement {
+  run(params?: unknown[]): void;
+  free(): boolean;
+}
+interface SqlDatabase {
+  run(sql: string, params?: unknown[]): SqlDatabase;
+  exec(sql: string): { columns: string[]; values: unknown[][] }[];
+  prepare(sql: string): SqlStatement;
+  export(): Uint8Array;
+  close(): void;
+}
+interface SqlJs {
+  Database: new (data?: Uint8Array) => SqlDatabase;
+}
+
+let sqlJs: Promise<SqlJs> | undefined;
+
+/** Loads sql.js once (instantiating its WebAssembly module is asynchronous). */
+export function loadSqlJs(): Promise<SqlJs> {
+  if (sqlJs === undefined) {
+    const require = createRequire(import.meta.url);
+    const init = require('sql.js') as (config?: object) => Promise<SqlJs>;
+    sqlJs = init();
+  }
+  return sqlJs;
+}
+
+const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export interface RunStatsOptions {
+  /** tsklee's own columns (INTEGER), after KLEE's. */
+  extraColumns?: readonly string[];
+  /** Least time between two writes of the file (default 1000 ms; KLEE writes stats every 1 s). */
+  flushIntervalMs?: number;
+}
+
+/**
+ * Appends rows to run.stats. `write` is synchronous and cheap (an insert into the in-memory
+ * database); the file is rewritten at most every flushIntervalMs, and always by flush/close.
+ */
+export class RunStatsWriter {
+  private readonly insert: SqlStatement;
+  private readonly columns: string[];
+  private lastFlush = 0;
+  private minGapMs: number;
+  private dirty = false;
+  private closed = false;
+  private inTransaction = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly db: SqlDatabase,
+    columns: string[],
+    private readonly flushIntervalMs: number,
+  ) {
+    this.columns = columns;
+    this.minGapMs = flushIntervalMs;
+    const names = columns.join(',');
+    const marks = columns.map(() => '?').join(',');
+    this.insert = db.prepare(`INSERT OR FAIL INTO stats (${names}) VALUES (${marks})`);
+  }
+
+  /** Creates the database at `path` (replacing any file there) with the stats table, and writes it. */
+  static async open(path: string, opts: RunStatsOptions = {}): Promise<RunStatsWriter> {
+    const extra = opts.extraColumns ?? [];
+    const known = new Set<string>(RUN_STATS_COLUMNS);
+    for (const c of extra) {
+      if (!NAME_RE.test(c)) throw new Error(`run.stats: bad column name '${c}'`);
+      if (known.has(c)) throw new Error(`run.stats: column '${c}' given twice`);
+      known.add(c);
+    }
+    const columns = [...RUN_STATS_COLUMNS, ...extra];
+    const SQL = await loadSqlJs();
+    const db = new SQL.Database();
+    // The database lives in memory and is written whole, so it needs no rollback journal.
+    db.run('PRAGMA journal_mode = OFF');
+    db.run(`CREATE TABLE stats (${columns.map((c) => `${c} ${REAL_COLUMNS.has(c) ? 'REAL' : 'INTEGER'}`).join(',')})`);
+    const w = new RunStatsWriter(path, db, columns, opts.flushIntervalMs ?? 1000);
+    w.dirty = true;
+    w.flush();
+    return w;
+  }
+
+  /** The column names, KLEE's first. */
+  get columnNames(): readonly string[] {
+    return this.columns;
+  }
+
+  /** Adds one row; the file follows at the next allowed flush. */
+  write(row: RunStatsRow): void {
+    if (this.closed) throw new Error('run.stats: write after close');
+    const values = this.columns.map((c) => {
+      const v = row[c];
+      if (v === undefined) return c === 'ArrayHashTime' ? -1 : 0;
+      return typeof v === 'bigint' ? v.toString() : v;
+    });
+    this.insert.run(values);
+    this.dirty = true;
+    if (Date.now() - this.lastFlush >= this.minGapMs) this.flush();
+  }
+
+  /** Writes the database file now (atomically), if anything changed since the last write. */
+  flush(): void {
+    if (!this.dirty) return;
+    const t0 = Date.now();
+    // Rows go in inside one open transaction (an insert outside one costs ~10x more);
+    // export needs it committed.
+    if (this.inTransaction) this.db.run('COMMIT');
+    writeFileAtomic(this.path, this.db.export());
+    this.db.run('BEGIN');
+    this.inTransaction = true;
+    const now = Date.now();
+    this.lastFlush = now;
+    this.dirty = false;
+    // Keep flushing to at most ~5% of the time: a large database is written less often.
+    this.minGapMs = Math.max(this.flushIntervalMs, 20 * (now - t0));
+  }
+
+  /** Flushes and frees the database. */
+  close(): void {
+    if (this.closed) return;
+    this.flush();
+    this.db.run('COMMIT');
+    this.inTransaction = false;
+    this.insert.free();
+    this.db.close();
+    this.closed = true;
+  }
+}
+
+/** The rows of a run.stats file (KLEE's or tsklee's), for tools and tests. */
+export async function readRunStats(path: string): Promise<{ columns: string[]; rows: number[][] }> {
+  const SQL = await loadSqlJs();
+  const db = new SQL.Database(readFileSync(path));
+  try {
+    const res = db.exec('SELECT * FROM stats ORDER BY rowid');
+    if (res.length === 0) {
+      const cols = db.exec('PRAGMA table_info(stats)');
+      return { columns: cols.length > 0 ? cols[0].values.map((r) => String(r[1])) : [], rows: [] };
+    }
+    return { columns: res[0].columns, rows: res[0].values.map((r) => r.map((v) => Number(v))) };
+  } finally {
+    db.close();
+  }
+}
