@@ -1,0 +1,105 @@
+/**
+ * A compact, KQuery-like printer for messages and debugging:
+ *   (Add w32 3 (ZExt w32 (Read w8 0 x)))
+ * Constants print bare where the width is evident from the operator, as `(w8 5)` otherwise,
+ * and booleans as true/false. Subterms that occur more than once are labelled on first use
+ * (`N0:(...)`, later `N0`), shared update-list tails likewise (`U0:`), so hash-consed DAGs
+ * print in linear size. Updates print newest first: `[idx=value, ...] @ array`.
+ */
+import { UpdateNode } from './array.js';
+import type { ConstantExpr, Expr } from './expr.js';
+import { ExprKind, kindName } from './kinds.js';
+import { walkDag, type Vertex } from './traverse.js';
+
+type Item = string | { e: Expr; implied: boolean } | UpdateNode;
+
+function constText(e: ConstantExpr, implied: boolean): string {
+  if (e.width === 1) return e.bv === 1 ? 'true' : 'false';
+  return implied ? e.value.toString() : `(w${e.width} ${e.value})`;
+}
+
+export function printKQuery(root: Expr): string {
+  const count = new Map<Vertex, number>();
+  if (root.kind !== ExprKind.Constant) {
+    walkDag([root], { edge: (c) => void count.set(c, (count.get(c) ?? 0) + 1) });
+  }
+  const labels = new Map<Vertex, string>();
+  let nextN = 0;
+  let nextU = 0;
+  const out: string[] = [];
+  const stack: Item[] = [{ e: root, implied: false }];
+  while (stack.length > 0) {
+    const it = stack.pop()!;
+    if (typeof it === 'string') {
+      out.push(it);
+      continue;
+    }
+    if (it instanceof UpdateNode) {
+      const label = labels.get(it);
+      if (label !== undefined) {
+        out.push(label);
+        continue;
+      }
+      if ((count.get(it) ?? 0) > 1) {
+        const l = `U${nextU++}`;
+        labels.set(it, l);
+        out.push(`${l}:`);
+      }
+      if (it.next !== null) stack.push(it.next, ', ');
+      stack.push({ e: it.value, implied: true }, '=', { e: it.index, implied: true });
+      continue;
+    }
+    const e = it.e;
+    if (e.kind === ExprKind.Constant) {
+      out.push(constText(e, it.implied));
+      continue;
+    }
+    if ((count.get(e) ?? 0) > 1) {
+      const label = labels.get(e);
+      if (label !== undefined) {
+        out.push(label);
+        continue;
+      }
+      const l = `N${nextN++}`;
+      labels.set(e, l);
+      out.push(`${l}:`);
+    }
+    const head = `(${kindName(e.kind)}`;
+    const w = ` w${e.width} `;
+    switch (e.kind) {
+      case ExprKind.Read:
+        if (e.updates.head === null) {
+          stack.push(` ${e.updates.root.name})`, { e: e.index, implied: true }, `${head}${w}`);
+        } else {
+          stack.push(`] @ ${e.updates.root.name})`, e.updates.head, ' [', { e: e.index, implied: true }, `${head}${w}`);
+        }
+        break;
+      case ExprKind.Select:
+        stack.push(')', { e: e.falseExpr, implied: true }, ' ', { e: e.trueExpr, implied: true }, ' ');
+        stack.push({ e: e.cond, implied: true }, `${head}${w}`);
+        break;
+      case ExprKind.Concat:
+        stack.push(')', { e: e.right, implied: false }, ' ', { e: e.left, implied: false }, `${head}${w}`);
+        break;
+      case ExprKind.Extract:
+        stack.push(')', { e: e.expr, implied: false }, `${head}${w}${e.offset} `);
+        break;
+      case ExprKind.ZExt:
+      case ExprKind.SExt:
+        stack.push(')', { e: e.expr, implied: false }, `${head}${w}`);
+        break;
+      case ExprKind.Not:
+        stack.push(')', { e: e.expr, implied: true }, `${head}${w}`);
+        break;
+      default: {
+        const cmp = e.kind >= ExprKind.Eq;
+        // Comparisons carry no width: a constant operand needs one unless the other has it.
+        const lImplied = !cmp || e.right.kind !== ExprKind.Constant;
+        const rImplied = !cmp || e.left.kind !== ExprKind.Constant;
+        stack.push(')', { e: e.right, implied: rImplied }, ' ', { e: e.left, implied: lImplied });
+        stack.push(cmp ? `${head} ` : `${head}${w}`);
+      }
+    }
+  }
+  return out.join('');
+}
