@@ -1,0 +1,193 @@
+/**
+ * The counterexample cache (KLEE's CexCachingSolver, --use-cex-cache).
+ *
+ * Every query becomes a satisfiability question about a set of expressions, the key:
+ *  - computeTruth(C, e): is C ∪ {¬e} satisfiable? (unsat ⇔ e is valid)
+ *  - computeInitialValues(C, e): a model of C ∪ {e}
+ *  - computeValue(C, e): a model of C, under which e is evaluated
+ *  - computeValidity(C, e): a model of C; if e holds in it, is C ∪ {¬e} satisfiable (else
+ *    True), otherwise is C ∪ {e} satisfiable (else False); Unknown when both hold — KLEE's
+ *    scheme, so one of the two checks is always answered by the first model.
+ * The cache maps keys (sets of expression ids, in a SetMap — KLEE's MapOfSets/UBTree) to a
+ * model (an assignment of bytes to every array the key reads) or UNSAT. Lookup, as KLEE:
+ *  1. the exact key;
+ *  2. with `cexCacheSuperset`, a SAT superset: its model satisfies every subset;
+ *  3. a subset that is UNSAT (more constraints stay unsatisfiable), or — unless
+ *     `cexCacheTryAll` — a SAT subset whose model happens to satisfy the key (checked by
+ *     evaluating the key under it: cheap and frequently successful);
+ *  4. with `cexCacheTryAll`, every distinct model seen so far, evaluated on the key.
+ * A miss asks the next layer for a model of the key (computeInitialValues over the key's
+ * arrays) and stores the answer. Answers found in steps 2–4 are also stored under the exact
+ * key. Arrays a model does not bind read as zeros (KLEE's Assignment without free values).
+ *
+ * `cexCacheExp` (KLEE's --cex-cache-exp) lets computeTruth answer "not valid" when the
+ * cache already knows C ∪ {e} is unsatisfiable (e is then false in every model of C).
+ */
+import { Evaluator, FALSE, TRUE, builder, collectArraysOf, type Assignment, type Expr, type ExprArray } from '../../expr/index.js';
+import { Validity, type InitialValues, type Query, type Solver, type SolverStats } from '../solver.js';
+import { LayerCounters } from './layer-stats.js';
+import { SetMap, sortedSet } from './ubtree.js';
+
+export interface CexCacheOptions {
+  /** KLEE's --cex-cache-try-all (default false): try every cached model before the solver. */
+  cexCacheTryAll?: boolean;
+  /** KLEE's --cex-cache-superset (default false): look for a SAT superset. */
+  cexCacheSuperset?: boolean;
+  /** KLEE's --cex-cache-exp (default false): the validity shortcut described above. */
+  cexCacheExp?: boolean;
+}
+
+/** A cached answer: a model of the key, or null for UNSAT. */
+type Answer = Assignment | null;
+
+interface Entry {
+  answer: Answer;
+}
+
+const EMPTY_MODEL: Assignment = new Map();
+
+function satisfies(model: Assignment, key: readonly Expr[]): boolean {
+  const ev = new Evaluator(model);
+  for (const e of key) if (!ev.isTrue(e)) return false;
+  return true;
+}
+
+export class CexCachingSolver implements Solver {
+  private readonly c = new LayerCounters('cex-cache');
+  private readonly cache = new SetMap<Entry>();
+  /** Distinct models, for cexCacheTryAll. */
+  private readonly models = new Map<string, Assignment>();
+  private innerCalls = 0;
+  /** Lookups answered from the cache / sent below (KLEE's queryCexCacheHits/Misses). */
+  lookupHits = 0;
+  lookupMisses = 0;
+
+  constructor(
+    private readonly inner: Solver,
+    private readonly opts: CexCacheOptions = {},
+  ) {}
+
+  /** Answer for the key `constraints ∪ {extra}` (extra = TRUE: the constraints alone). */
+  private response(constraints: readonly Expr[], extra: Expr, solve = true): Answer | undefined {
+    if (extra === FALSE) return null;
+    const exprs = extra === TRUE ? constraints : [...constraints, extra];
+    if (exprs.length === 0) return EMPTY_MODEL; // zeros satisfy the empty set
+    const key = sortedSet(exprs.map((e) => e.id));
+    const found = this.search(key, exprs);
+    if (found !== undefined) {
+      this.lookupHits++;
+      return found;
+    }
+    if (!solve) return undefined;
+    this.lookupMisses++;
+    const arrays = [...collectArraysOf(exprs)].sort((a, b) => a.id - b.id);
+    this.innerCalls++;
+    const values = this.inner.computeInitialValues({ constraints, expr: extra }, arrays);
+    let answer: Answer = null;
+    if (values !== null) {
+      const m = new Map<ExprArray, Uint8Array>();
+      arrays.forEach((a, i) => m.set(a, values[i]!));
+      answer = this.intern(m);
+    }
+    this.cache.set(key, { answer });
+    return answer;
+  }
+
+  /** One shared object per distinct model (KLEE's responseTable). */
+  private intern(m: Map<ExprArray, Uint8Array>): Assignment {
+    let sig = '';
+    for (const [a, bytes] of [...m].sort((x, y) => x[0].id - y[0].id)) sig += `${a.id}:${bytes.join('.')};`;
+    const known = this.models.get(sig);
+    if (known !== undefined) return known;
+    this.models.set(sig, m);
+    return m;
+  }
+
+  private search(key: number[], exprs: readonly Expr[]): Answer | undefined {
+    const exact = this.cache.get(key);
+    if (exact !== undefined) return exact.answer;
+    let found: Entry | undefined;
+    if (this.opts.cexCacheSuperset) found = this.cache.findSuperset(key, (v) => v.answer !== null);
+    if (found === undefined) {
+      found = this.opts.cexCacheTryAll
+        ? this.cache.findSubset(key, (v) => v.answer === null)
+        : this.cache.findSubset(key, (v) => v.answer === null || satisfies(v.answer, exprs));
+    }
+    if (found === undefined && this.opts.cexCacheTryAll) {
+      for (const m of this.models.values()) {
+        if (satisfies(m, exprs)) {
+          found = { answer: m };
+          break;
+        }
+      }
+    }
+    if (found === undefined) return undefined;
+    this.cache.set(key, { answer: found.answer });
+    return found.answer;
+  }
+
+  /** Runs one query, counting it as a hit when nothing was asked below. */
+  private run<T>(f: () => T): T {
+    return this.c.time(() => {
+      const before = this.innerCalls;
+      const r = f();
+      if (this.innerCalls === before) this.c.hits++;
+      return r;
+    });
+  }
+
+  computeTruth(q: Query): boolean {
+    return this.run(() => {
+      if (this.opts.cexCacheExp && this.response(q.constraints, q.expr, false) === null) return false;
+      return this.response(q.constraints, builder.not(q.expr)) === null;
+    });
+  }
+
+  computeValidity(q: Query): Validity {
+    return this.run(() => {
+      const m = this.response(q.constraints, TRUE);
+      if (m === null || m === undefined) return Validity.True; // constraints unsatisfiable: outside the contract
+      if (new Evaluator(m).isTrue(q.expr)) {
+        return this.response(q.constraints, builder.not(q.expr)) === null ? Validity.True : Validity.Unknown;
+      }
+      return this.response(q.constraints, q.expr) === null ? Validity.False : Validity.Unknown;
+    });
+  }
+
+  computeValue(q: Query): bigint {
+    return this.run(() => {
+      const m = this.response(q.constraints, TRUE);
+      if (m === null || m === undefined) {
+        this.innerCalls++;
+        return this.inner.computeValue(q); // constraints unsatisfiable: let the backend report it
+      }
+      return new Evaluator(m).evaluate(q.expr);
+    });
+  }
+
+  computeInitialValues(q: Query, arrays: readonly ExprArray[]): InitialValues | null {
+    return this.run(() => {
+      const m = this.response(q.constraints, q.expr);
+      if (m === null || m === undefined) return null;
+      return arrays.map((a) => {
+        const out = new Uint8Array(a.size);
+        const bytes = m.get(a);
+        if (bytes !== undefined) out.set(bytes.subarray(0, a.size));
+        return out;
+      });
+    });
+  }
+
+  /** Number of cached keys. */
+  get size(): number {
+    return this.cache.size;
+  }
+
+  stats(): SolverStats[] {
+    return [this.c.snapshot(), ...this.inner.stats()];
+  }
+
+  dispose(): void {
+    this.inner.dispose();
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Substitution in expressions (KLEE's ExprReplaceVisitor / ExprReplaceVisitor2): every
+ * occurrence of a key of `map` is replaced by its value and the expression is rebuilt
+ * bottom-up with the simplifying builder, so the replacement folds (e.g. `x == 3` under
+ * x ↦ 3 becomes true). Reads are rebuilt with their update lists' indices and values
+ * substituted too. Iterative (walkDag), so deep expressions do not exhaust the stack.
+ */
+import {
+  builder,
+  ExprKind,
+  UpdateList,
+  UpdateNode,
+  walkDag,
+  type Expr,
+  type Vertex,
+} from '../../expr/index.js';
+
+/** e with each occurrence of a key of `map` replaced by its value (same widths). */
+export function replaceExprs(e: Expr, map: ReadonlyMap<Expr, Expr>): Expr {
+  if (map.size === 0 || e.kind === ExprKind.Constant) return map.get(e) ?? e;
+  const done = new Map<Vertex, Vertex>();
+  const get = (v: Vertex): Vertex => {
+    if (!(v instanceof UpdateNode)) {
+      if (v.kind === ExprKind.Constant) return v;
+      const m = map.get(v);
+      if (m !== undefined) return m;
+    }
+    return done.get(v) ?? v;
+  };
+  walkDag([e], {
+    prune: (v) => !(v instanceof UpdateNode) && (v.kind === ExprKind.Constant || map.has(v)),
+    post: (v) => {
+      if (v instanceof UpdateNode) {
+        const next = v.next === null ? null : (get(v.next) as UpdateNode);
+        const index = get(v.index) as Expr;
+        const value = get(v.value) as Expr;
+        if (next !== v.next || index !== v.index || value !== v.value) done.set(v, UpdateNode.create(v.root, index, value, next));
+        return;
+      }
+      const r = rebuild(v, get);
+      if (r !== v) done.set(v, r);
+    },
+  });
+  return get(e) as Expr;
+}
+
+/** v with its children mapped through `get`, or v itself when none changed. */
+function rebuild(v: Expr, get: (x: Vertex) => Vertex): Expr {
+  const k = (x: Expr): Expr => get(x) as Expr;
+  switch (v.kind) {
+    case ExprKind.Constant:
+      return v;
+    case ExprKind.Read: {
+      const head = v.updates.head === null ? null : (get(v.updates.head) as UpdateNode);
+      const index = k(v.index);
+      if (head === v.updates.head && index === v.index) return v;
+      return builder.read(head === v.updates.head ? v.updates : new UpdateList(v.updates.root, head), index);
+    }
+    case ExprKind.Select: {
+      const c = k(v.cond);
+      const t = k(v.trueExpr);
+      const f = k(v.falseExpr);
+      return c === v.cond && t === v.trueExpr && f === v.falseExpr ? v : builder.select(c, t, f);
+    }
+    case ExprKind.Concat: {
+      const l = k(v.left);
+      const r = k(v.right);
+      return l === v.left && r === v.right ? v : builder.concat(l, r);
+    }
+    case ExprKind.Extract: {
+      const x = k(v.expr);
+      return x === v.expr ? v : builder.extract(x, v.offset, v.width);
+    }
+    case ExprKind.ZExt: {
+      const x = k(v.expr);
+      return x === v.expr ? v : builder.zext(x, v.width);
+    }
+    case ExprKind.SExt: {
+      const x = k(v.expr);
+      return x === v.expr ? v : builder.sext(x, v.width);
+    }
+    case ExprKind.Not: {
+      const x = k(v.expr);
+      return x === v.expr ? v : builder.not(x);
+    }
+    default: {
+      const l = k(v.left);
+      const r = k(v.right);
+      return l === v.left && r === v.right ? v : builder.binary(v.kind, l, r);
+    }
+  }
+}
