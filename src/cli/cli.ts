@@ -10,9 +10,10 @@ import type { GlobalArgs } from './context.js';
 import { isEpipe, reportError, UsageError } from './errors.js';
 import { disCommand } from './commands/dis.js';
 import { ktestCommand } from './commands/ktest.js';
+import { runCommand } from './commands/run.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command has its own argument type
-const COMMANDS: CommandModule<GlobalArgs, any>[] = [disCommand, ktestCommand];
+const COMMANDS: CommandModule<GlobalArgs, any>[] = [disCommand, ktestCommand, runCommand];
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

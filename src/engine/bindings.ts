@@ -1,0 +1,144 @@
+/**
+ * Which functions the engine implements itself (KLEE's SpecialFunctionHandler table, plus
+ * the functions KLEE's runtime libraries provide when no libc is linked).
+ *
+ * As in KLEE, the klee_* functions, malloc and friends are handled even when the module
+ * defines them; the "do not override" ones (abort, exit, assertion failures, klee_abort,
+ * klee_silent_exit, klee_report_error) only when the module merely declares them. The
+ * runtime-library functions (klee_int, klee_range, memcpy, …) are used only for
+ * declarations too: a module that defines them runs its own.
+ */
+import type { Function } from '../ir/globals.js';
+import type { CallBindings } from './prepare/kmodule.js';
+import type { SpecialHandler } from './prepare/kinst.js';
+import { lookupIntrinsic } from './intrinsics.js';
+import { handleAbort, handleAssertFail, handleExit, handleReportError, handleSilentExit } from './special/process.js';
+import {
+  handleAlignedAlloc,
+  handleCalloc,
+  handleDelete,
+  handleFree,
+  handleMalloc,
+  handleMemalign,
+  handleNew,
+  handlePosixMemalign,
+  handleRealloc,
+  handleValloc,
+} from './special/heap.js';
+import {
+  handleAliasFunction,
+  handleAssume,
+  handleCheckMemoryAccess,
+  handleCloseMerge,
+  handleDefineFixedObject,
+  handleErrnoLocation,
+  handleGetErrno,
+  handleGetObjSize,
+  handleGetValue,
+  handleIsReplay,
+  handleIsSymbolic,
+  handleKleeChoose,
+  handleKleeInt,
+  handleKleeRange,
+  handleMakeSymbolic,
+  handleMarkGlobal,
+  handleOpenMerge,
+  handlePosixPreferCex,
+  handlePreferCex,
+  handlePrintExpr,
+  handlePrintRange,
+  handleSetForking,
+  handleStackTrace,
+  handleWarning,
+  handleWarningOnce,
+} from './special/klee.js';
+import { handleMemCopy, handleMemPCopy, handleMemSet } from './special/mem.js';
+
+/** Handled only when the module does not define them (KLEE's doNotOverride entries). */
+const DO_NOT_OVERRIDE: Record<string, SpecialHandler> = {
+  __assert_rtn: handleAssertFail,
+  __assert_fail: handleAssertFail,
+  __assert: handleAssertFail,
+  _assert: handleAssertFail,
+  abort: handleAbort,
+  _exit: handleExit,
+  exit: handleExit,
+  klee_abort: handleAbort,
+  klee_silent_exit: handleSilentExit,
+  klee_report_error: handleReportError,
+};
+
+/** Handled whether or not the module defines them. */
+const OVERRIDE: Record<string, SpecialHandler> = {
+  calloc: handleCalloc,
+  free: handleFree,
+  klee_assume: handleAssume,
+  klee_check_memory_access: handleCheckMemoryAccess,
+  klee_get_valuef: handleGetValue,
+  klee_get_valued: handleGetValue,
+  klee_get_valuel: handleGetValue,
+  klee_get_valuell: handleGetValue,
+  klee_get_value_i32: handleGetValue,
+  klee_get_value_i64: handleGetValue,
+  klee_define_fixed_object: handleDefineFixedObject,
+  klee_get_obj_size: handleGetObjSize,
+  klee_get_errno: handleGetErrno,
+  __errno_location: handleErrnoLocation,
+  klee_is_symbolic: handleIsSymbolic,
+  klee_make_symbolic: handleMakeSymbolic,
+  klee_mark_global: handleMarkGlobal,
+  klee_open_merge: handleOpenMerge,
+  klee_close_merge: handleCloseMerge,
+  klee_prefer_cex: handlePreferCex,
+  klee_posix_prefer_cex: handlePosixPreferCex,
+  klee_print_expr: handlePrintExpr,
+  klee_print_range: handlePrintRange,
+  klee_set_forking: handleSetForking,
+  klee_stack_trace: handleStackTrace,
+  klee_warning: handleWarning,
+  klee_warning_once: handleWarningOnce,
+  malloc: handleMalloc,
+  memalign: handleMemalign,
+  realloc: handleRealloc,
+  _ZdaPv: handleDelete,
+  _ZdlPv: handleDelete,
+  _ZdaPvm: handleDelete,
+  _ZdlPvm: handleDelete,
+  _Znaj: handleNew,
+  _Znwj: handleNew,
+  _Znam: handleNew,
+  _Znwm: handleNew,
+};
+
+/** What KLEE's runtime libraries provide; used only for declarations. */
+const RUNTIME: Record<string, SpecialHandler> = {
+  klee_int: handleKleeInt,
+  klee_range: handleKleeRange,
+  klee_choose: handleKleeChoose,
+  klee_is_replay: handleIsReplay,
+  klee_alias_function: handleAliasFunction,
+  memcpy: handleMemCopy,
+  memmove: handleMemCopy,
+  mempcpy: handleMemPCopy,
+  memset: handleMemSet,
+  posix_memalign: handlePosixMemalign,
+  aligned_alloc: handleAlignedAlloc,
+  valloc: handleValloc,
+};
+
+export const callBindings: CallBindings = {
+  special(name: string, fn: Function) {
+    const o = OVERRIDE[name];
+    if (o !== undefined) return o;
+    if (!fn.isDeclaration) return null;
+    return DO_NOT_OVERRIDE[name] ?? RUNTIME[name] ?? null;
+  },
+  intrinsic(name: string) {
+    return lookupIntrinsic(name);
+  },
+};
+
+/** Names the engine implements (for `--help`-style listings and tests). */
+export function specialFunctionNames(): string[] {
+  return [...Object.keys(DO_NOT_OVERRIDE), ...Object.keys(OVERRIDE), ...Object.keys(RUNTIME)].sort();
+}

@@ -1,0 +1,179 @@
+/**
+ * Vectors (element-wise operations, extract/insert/shuffle) and aggregate values
+ * (extractvalue/insertvalue). Vector and aggregate registers are JS arrays of element values.
+ */
+import { builder } from '../expr/builder.js';
+import { constantFromBV, FALSE, type Expr } from '../expr/expr.js';
+import { Opcode } from '../ir/opcodes.js';
+import { TypeKind, type Type, type VectorType } from '../ir/types.js';
+import type { Executor } from './executor.js';
+import type { ExecutionState } from './state.js';
+import type { KInst } from './prepare/kinst.js';
+import { castValue } from './prepare/constants.js';
+import { Msg, Termination } from './errors.js';
+import { checkError, fpOperand, selectValue } from './exec-arith.js';
+import { fcmp, fpBinary, icmp, intCast, intOpKind, intWidth, isFloatKind, zeroValue } from './scalar.js';
+import { fromExpr, intBinary, toExpr, toUNum, type Scalar, type Val } from './values.js';
+import { ExprKind } from '../expr/kinds.js';
+
+function elemOf(t: Type): Type {
+  return (t as VectorType).element;
+}
+
+export function execVecOp(ex: Executor, st: ExecutionState, ki: KInst): void {
+  const op = ki.aux as Opcode;
+  const regs = st.top.regs;
+  const inst = ki.inst;
+  const t = inst.type;
+  if (op === Opcode.Select) {
+    const c = regs[ki.a] as Val[];
+    const a = regs[ki.b] as Val[];
+    const b = regs[ki.c] as Val[];
+    const et = elemOf(t);
+    ex.bindLocal(
+      st,
+      ki,
+      c.map((ci, i) => (typeof ci !== 'object' ? (ci !== 0 ? a[i]! : b[i]!) : selectValue(ex, st, et, ci as Expr, a[i]!, b[i]!))),
+    );
+    return;
+  }
+  if (op === Opcode.ICmp || op === Opcode.FCmp) {
+    const x = regs[ki.a] as Val[];
+    const y = regs[ki.b] as Val[];
+    const ot = elemOf(inst.ops[0]!.type);
+    if (op === Opcode.ICmp) {
+      const w = intWidth(ot);
+      ex.bindLocal(st, ki, x.map((xi, i) => icmp(ki.imm, w, xi as Scalar, y[i] as Scalar)));
+    } else ex.bindLocal(st, ki, x.map((xi, i) => fcmp(ki.imm, fpOperand(ex, st, xi, ot.kind), fpOperand(ex, st, y[i]!, ot.kind))));
+    return;
+  }
+  if (op === Opcode.FNeg) {
+    const et = elemOf(t);
+    ex.bindLocal(st, ki, (regs[ki.a] as Val[]).map((x) => -fpOperand(ex, st, x, et.kind)));
+    return;
+  }
+  if (op >= Opcode.Trunc && op <= Opcode.AddrSpaceCast) {
+    const from = inst.ops[0]!.type;
+    const x = regs[ki.a] as Val[];
+    const fe = elemOf(from);
+    const te = elemOf(t);
+    const out = x.map((xi) => {
+      if (typeof xi === 'object' && !Array.isArray(xi)) {
+        if (op === Opcode.Trunc || op === Opcode.ZExt || op === Opcode.SExt) return intCast(op, xi, intWidth(fe), intWidth(te));
+        if (op === Opcode.PtrToInt || op === Opcode.IntToPtr) {
+          const fw = intWidth(fe);
+          const tw = intWidth(te);
+          return fw === tw ? xi : intCast(fw > tw ? Opcode.Trunc : Opcode.ZExt, xi, fw, tw);
+        }
+        if (isFloatKind(fe.kind)) return castValue(op, fe, te, fpOperand(ex, st, xi, fe.kind), ex.km.dl);
+        return castValue(op, fe, te, ex.concretize(st, xi, intWidth(fe), 'floating point'), ex.km.dl);
+      }
+      return castValue(op, fe, te, xi, ex.km.dl);
+    });
+    ex.bindLocal(st, ki, out);
+    return;
+  }
+  // binary
+  const x = regs[ki.a] as Val[];
+  const y = regs[ki.b] as Val[];
+  const et = elemOf(t);
+  if (isFloatKind(et.kind)) {
+    ex.bindLocal(st, ki, x.map((xi, i) => fpBinary(op, et.kind, fpOperand(ex, st, xi, et.kind), fpOperand(ex, st, y[i]!, et.kind))));
+    return;
+  }
+  const w = intWidth(et);
+  const kind = intOpKind(op);
+  let target: ExecutionState | null = st;
+  const isDiv = kind === ExprKind.UDiv || kind === ExprKind.SDiv || kind === ExprKind.URem || kind === ExprKind.SRem;
+  const isShift = kind === ExprKind.Shl || kind === ExprKind.LShr || kind === ExprKind.AShr;
+  if ((isDiv && ex.opts.checkDivZero) || (isShift && ex.opts.checkOvershift)) {
+    let bad: Expr = FALSE;
+    for (const yi of y) {
+      const e = toExpr(yi as Scalar, w);
+      bad = builder.or(bad, isDiv ? builder.eq(e, constantFromBV(0, w)) : builder.uge(e, toExpr(w, w)));
+    }
+    if (bad.kind === ExprKind.Constant) {
+      if (bad.bv === 1) {
+        const [msg, suffix] = isDiv ? [Msg.divByZero, 'div.err'] : [Msg.overshift, 'overshift.err'];
+        ex.terminateOnError(st, msg, Termination.ReportError, undefined, suffix);
+        return;
+      }
+    } else target = isDiv ? checkError(ex, st, bad, Msg.divByZero, 'div.err') : checkError(ex, st, bad, Msg.overshift, 'overshift.err');
+  }
+  if (target === null) return;
+  ex.bindLocal(target, ki, x.map((xi, i) => intBinary(kind, w, xi as Scalar, y[i] as Scalar)));
+}
+
+/** A concrete index for a vector access, or null (the state ended). */
+function vectorIndex(ex: Executor, st: ExecutionState, v: Scalar, w: number, len: number, what: string): number | null {
+  const i = toUNum(ex.concretize(st, v, w, 'vector index'), w);
+  if (i >= len) {
+    ex.terminateOnError(st, `Out of bounds ${what}`, Termination.BadVectorAccess);
+    return null;
+  }
+  return i;
+}
+
+export function execExtractElement(ex: Executor, st: ExecutionState, ki: KInst): void {
+  const regs = st.top.regs;
+  const vec = regs[ki.a] as Val[];
+  const idx = regs[ki.b] as Scalar;
+  const et = elemOf(ki.inst.ops[0]!.type);
+  if (typeof idx === 'object' && (et.kind === TypeKind.Integer || et.kind === TypeKind.Pointer)) {
+    // a symbolic index picks among the elements without forking
+    const w = intWidth(et);
+    let r: Expr = toExpr(vec[vec.length - 1] as Scalar, w);
+    for (let i = vec.length - 2; i >= 0; i--) r = builder.select(builder.eq(idx, toExpr(i, ki.w2)), toExpr(vec[i] as Scalar, w), r);
+    const inRange = builder.ult(idx, toExpr(vec.length, ki.w2));
+    if (!ex.mustBeTrue(st, inRange)) {
+      const [ok, bad] = ex.fork(st, inRange);
+      if (bad !== null) ex.terminateOnError(bad, 'Out of bounds read when extracting element', Termination.BadVectorAccess);
+      if (ok === null) return;
+    }
+    ex.bindLocal(st, ki, fromExpr(r));
+    return;
+  }
+  const i = vectorIndex(ex, st, idx, ki.w2, vec.length, 'read when extracting element');
+  if (i !== null) ex.bindLocal(st, ki, vec[i]!);
+}
+
+export function execInsertElement(ex: Executor, st: ExecutionState, ki: KInst): void {
+  const regs = st.top.regs;
+  const vec = regs[ki.a] as Val[];
+  const i = vectorIndex(ex, st, regs[ki.c] as Scalar, ki.w2, vec.length, 'write when inserting element');
+  if (i === null) return;
+  const out = vec.slice();
+  out[i] = regs[ki.b]!;
+  ex.bindLocal(st, ki, out);
+}
+
+export function execShuffleVector(ex: Executor, st: ExecutionState, ki: KInst): void {
+  const regs = st.top.regs;
+  const a = regs[ki.a] as Val[];
+  const b = regs[ki.b] as Val[];
+  const mask = ki.aux as number[];
+  const et = elemOf(ki.inst.type);
+  ex.bindLocal(
+    st,
+    ki,
+    mask.map((m) => (m < 0 ? zeroValue(et) : m < ki.w ? a[m]! : b[m - ki.w]!)),
+  );
+}
+
+export function execExtractValue(ex: Executor, st: ExecutionState, ki: KInst): void {
+  let v = st.top.regs[ki.a]!;
+  for (const i of ki.aux as number[]) v = (v as Val[])[i]!;
+  ex.bindLocal(st, ki, v);
+}
+
+export function execInsertValue(ex: Executor, st: ExecutionState, ki: KInst): void {
+  const regs = st.top.regs;
+  const idx = ki.aux as number[];
+  const insert = (agg: Val[], depth: number): Val[] => {
+    const out = agg.slice();
+    const i = idx[depth]!;
+    out[i] = depth === idx.length - 1 ? regs[ki.b]! : insert(agg[i] as Val[], depth + 1);
+    return out;
+  };
+  ex.bindLocal(st, ki, insert(regs[ki.a] as Val[], 0));
+}

@@ -1,0 +1,227 @@
+/**
+ * Calls: direct calls into defined functions, special functions and intrinsics, calls
+ * through function pointers (one state per possible target), inline assembly, and the
+ * variadic argument area (KLEE's x86-64 convention: every variadic argument in one object,
+ * reached through overflow_arg_area).
+ */
+import { builder } from '../expr/builder.js';
+import { constantFromBV } from '../expr/expr.js';
+import { PointerType, type Type } from '../ir/types.js';
+import type { InlineAsm } from '../ir/constants.js';
+import { ObjectKind, type ObjectState } from '../memory/index.js';
+import type { Executor } from './executor.js';
+import { StackFrame, type ExecutionState } from './state.js';
+import type { CallTarget, KFunction, KInst } from './prepare/kinst.js';
+import { Msg, Termination } from './errors.js';
+import { allocSite, readAt, resolveAccess, writeAt } from './exec-memory.js';
+import { toUNum, type Scalar, type Val } from './values.js';
+
+/** Arguments of a call instruction, in order. */
+export function callArgs(st: ExecutionState, ki: KInst): Val[] {
+  const regs = st.top.regs;
+  const r = ki.args!;
+  const out: Val[] = new Array<Val>(r.length);
+  for (let i = 0; i < r.length; i++) out[i] = regs[r[i]!]!;
+  return out;
+}
+
+/** Enter a defined function (KLEE's executeCall for a function with a body). */
+export function enterFunction(ex: Executor, st: ExecutionState, ki: KInst, kf: KFunction, args: Val[]): void {
+  if (st.stack.length >= ex.opts.maxStackFrames) {
+    ex.terminateEarly(st, 'max-stack-frames exceeded', Termination.OutOfStackMemory);
+    return;
+  }
+  const fn = kf.fn;
+  const nparams = fn.args.length;
+  if (args.length < nparams) {
+    ex.terminateOnError(st, 'calling function with too few arguments', Termination.User);
+    return;
+  }
+  if (!fn.functionType.varArgs && args.length > nparams) {
+    ex.warningOnce(`extra-args:${fn.name}`, `calling ${fn.name} with extra arguments.`);
+  }
+  const regs = kf.template.slice();
+  for (let i = 0; i < nparams; i++) regs[kf.argBase + i] = args[i]!;
+  const frame = new StackFrame(kf, regs, st.prevPc);
+  // The caller must be writable again when this frame returns; the callee starts fresh.
+  st.stack.push(frame);
+  if (fn.functionType.varArgs) {
+    const extra = args.slice(nparams);
+    const types = (ki.inst.ops.slice(nparams, ki.args!.length) as { type: Type }[]).map((o) => o.type);
+    setupVarargs(ex, st, frame, ki, extra, types);
+  }
+  // byval arguments: the callee gets its own copy (the caller's stays intact).
+  copyByval(ex, st, frame, ki);
+  st.pc = kf.entryPc;
+}
+
+function setupVarargs(ex: Executor, st: ExecutionState, frame: StackFrame, ki: KInst, extra: Val[], types: Type[]): void {
+  const dl = ex.km.dl;
+  let size = 0;
+  let align16 = false;
+  for (const t of types) {
+    const bits = dl.typeSizeInBits(t);
+    if (bits > 64) {
+      size = Math.ceil(size / 16) * 16;
+      align16 = true;
+    }
+    size += Math.ceil(bits / 64) * 8;
+  }
+  if (size === 0 && extra.length === 0) return;
+  const mo = st.allocator.allocate(size, ObjectKind.Fixed, align16 ? 16 : 8, allocSite(ki))!;
+  mo.name = 'varargs';
+  const os = st.addressSpace.bindNew(mo);
+  let off = 0;
+  for (let i = 0; i < extra.length; i++) {
+    const t = types[i]!;
+    const bits = dl.typeSizeInBits(t);
+    if (bits > 64) off = Math.ceil(off / 16) * 16;
+    ex.km.io.write(os, off, t, extra[i]!);
+    off += Math.ceil(bits / 64) * 8;
+  }
+  frame.varargs = mo;
+}
+
+function copyByval(ex: Executor, st: ExecutionState, frame: StackFrame, ki: KInst): void {
+  const byval = frame.kf.byval;
+  if (byval === null) return;
+  for (let i = 0; i < byval.length; i++) {
+    const t = byval[i];
+    if (t === null || t === undefined) continue;
+    const src = frame.regs[frame.kf.argBase + i] as Scalar;
+    const size = ex.km.dl.typeAllocSize(t);
+    const mo = st.allocator.allocate(size, ObjectKind.Stack, Math.max(8, ex.km.dl.abiAlign(t)), allocSite(ki))!;
+    const os = st.addressSpace.bindNew(mo);
+    (frame.allocas ??= []).push(mo);
+    const acc = resolveAccess(ex, st, src, size);
+    if (acc.length === 1 && acc[0]!.st === st) ex.km.io.write(os, 0, t, readAt(ex, acc[0]!, t));
+    frame.regs[frame.kf.argBase + i] = mo.address;
+  }
+}
+
+export function execCallDirect(ex: Executor, st: ExecutionState, ki: KInst): void {
+  const t = ki.aux as CallTarget;
+  enterFunction(ex, st, ki, t.kf!, callArgs(st, ki));
+}
+
+export function execCallSpecial(ex: Executor, st: ExecutionState, ki: KInst): void {
+  const t = ki.aux as CallTarget;
+  t.handler!(ex, st, ki, callArgs(st, ki));
+}
+
+export function execCallExternal(ex: Executor, st: ExecutionState, ki: KInst): void {
+  const t = ki.aux as CallTarget;
+  callExternal(ex, st, t.name);
+}
+
+/** tsklee never runs the program's code natively (DESIGN decision 8). */
+export function callExternal(ex: Executor, st: ExecutionState, name: string): void {
+  if (name.startsWith('llvm.')) {
+    ex.terminateOnError(st, `unsupported intrinsic ${name}`, Termination.Execution);
+    return;
+  }
+  ex.warningOnce(`external:${name}`, `undefined function ${name}: tsklee does not call external functions (the path ends with an error)`);
+  ex.terminateOnError(st, Msg.externalCall(name), Termination.External);
+}
+
+/** Call a target chosen at run time (function pointers). */
+function callTarget(ex: Executor, st: ExecutionState, ki: KInst, t: CallTarget, args: Val[]): void {
+  if (t.handler !== null) t.handler(ex, st, ki, args);
+  else if (t.kf !== null) enterFunction(ex, st, ki, t.kf, args);
+  else callExternal(ex, st, t.name);
+}
+
+export function execCallIndirect(ex: Executor, st: ExecutionState, ki: KInst): void {
+  const args = callArgs(st, ki);
+  const fp = st.top.regs[ki.a] as Scalar;
+  if (typeof fp !== 'object') {
+    const kf = ex.km.functionAt.get(toUNum(fp, 64));
+    if (kf === undefined) {
+      ex.terminateOnError(st, Msg.invalidFunctionPointer, Termination.Execution);
+      return;
+    }
+    callTarget(ex, st, ki, ex.km.bindCallee(kf.fn), args);
+    return;
+  }
+  // KLEE: take a value the pointer can have, fork on it, repeat on the rest.
+  const e = fp;
+  let free: ExecutionState | null = st;
+  let first = true;
+  let reportedInvalid = false;
+  while (free !== null) {
+    const v = ex.getValue(free, e);
+    const [hit, rest]: [ExecutionState | null, ExecutionState | null] = ex.fork(free, builder.eq(e, v));
+    if (hit !== null) {
+      const kf = ex.km.functionAt.get(Number(v.value));
+      if (kf !== undefined) {
+        if (rest !== null || !first) ex.warningOnce(`fnptr:${kf.name}`, `resolved symbolic function pointer to: ${kf.name}`);
+        callTarget(ex, hit, ki, ex.km.bindCallee(kf.fn), args);
+      } else if (!reportedInvalid) {
+        ex.terminateOnError(hit, Msg.invalidFunctionPointer, Termination.Execution);
+        reportedInvalid = true;
+      } else ex.terminateSilently(hit, Termination.Execution);
+    }
+    first = false;
+    free = rest;
+    if (ex.haltReason !== null) break;
+  }
+}
+
+/** Inline assembly: only empty templates (compiler barriers) are understood. */
+export function execCallAsm(ex: Executor, st: ExecutionState, ki: KInst): void {
+  const asm = ki.aux as InlineAsm;
+  const text = asm.asm.replace(/#[^\n]*/g, '').trim();
+  if (text === '' && ki.dest < 0) return;
+  ex.terminateOnError(st, Msg.inlineAsm, Termination.Execution);
+}
+
+// ---------------------------------------------------------------- varargs
+
+/** va_start: the x86-64 va_list made to say "everything is in overflow_arg_area" (as KLEE). */
+export function vaStart(ex: Executor, st: ExecutionState, listPtr: Scalar): void {
+  // with no variadic arguments the list still gets a consistent shape (an empty area)
+  const area = st.top.varargs;
+  writeVaList(ex, st, listPtr, area === null ? 0 : area.address);
+}
+
+function writeVaList(ex: Executor, st: ExecutionState, p: Scalar, area: number): void {
+  for (const a of resolveAccess(ex, st, p, 24)) {
+    const wos = a.st.addressSpace.writeableOf(a.mo)!;
+    if (typeof a.offset !== 'number') continue;
+    const o = a.offset;
+    writeU32(wos, o, 48); // gp_offset = 48: no general-purpose registers left
+    writeU32(wos, o + 4, 304); // fp_offset = 304: no vector registers left
+    writeU64(wos, o + 8, area); // overflow_arg_area: every variadic argument is here
+    writeU64(wos, o + 16, 0); // reg_save_area
+  }
+}
+
+function writeU32(os: ObjectState, off: number, v: number): void {
+  for (let i = 0; i < 4; i++) os.write8(off + i, (v >>> (8 * i)) & 0xff);
+}
+
+function writeU64(os: ObjectState, off: number, v: number): void {
+  const lo = v >>> 0;
+  const hi = Math.floor(v / 0x1_0000_0000) >>> 0;
+  for (let i = 0; i < 4; i++) os.write8(off + i, (lo >>> (8 * i)) & 0xff);
+  for (let i = 0; i < 4; i++) os.write8(off + 4 + i, (hi >>> (8 * i)) & 0xff);
+}
+
+/** The va_arg instruction (clang expands va_arg itself on x86-64; kept for other front ends). */
+export function execVAArg(ex: Executor, st: ExecutionState, ki: KInst): void {
+  const t = ki.aux as Type;
+  const listPtr = st.top.regs[ki.a] as Scalar;
+  const step = Math.ceil(ex.km.dl.typeSizeInBits(t) / 64) * 8;
+  for (const a of resolveAccess(ex, st, listPtr, 24)) {
+    const slot = { ...a, offset: typeof a.offset === 'number' ? a.offset + 8 : builder.add(a.offset, constantFromBV(8n, 64)) };
+    const area = readAt(ex, slot, PTR) as Scalar;
+    for (const b of resolveAccess(ex, a.st, area, ex.km.dl.typeStoreSize(t))) {
+      const v = readAt(ex, b, t);
+      const next = typeof area === 'object' ? builder.add(area, constantFromBV(BigInt(step), 64)) : toUNum(area, 64) + step;
+      writeAt(ex, { ...slot, st: b.st }, PTR, next);
+      ex.bindLocal(b.st, ki, v);
+    }
+  }
+}
+
+const PTR: Type = PointerType.opaque();

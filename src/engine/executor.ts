@@ -1,0 +1,707 @@
+/**
+ * The executor (KLEE's Executor): owns the states, runs the search loop, forks, talks to the
+ * solver, and ends states. Instruction semantics live in the exec-*.ts files, the hot loop in
+ * interpreter.ts, intrinsics and special functions in intrinsics*.ts and special/.
+ */
+import { builder } from '../expr/builder.js';
+import { constantFromBV, TRUE, FALSE, type ConstantExpr, type Expr } from '../expr/expr.js';
+import { ExprArray } from '../expr/array.js';
+import { ExprKind } from '../expr/kinds.js';
+import { Validity, isSolverFailure, type Solver } from '../solver/solver.js';
+import { AddressSpace, Allocator, ObjectKind, resetConstArrayCounter, resetObjectIds, type MemoryObject, type ObjectState } from '../memory/index.js';
+import { TypeKind, ValueKind, type GlobalVariable, type Value } from '../ir/index.js';
+import { Rng } from '../util/rng.js';
+import type { Searcher } from './searchers/searcher.js';
+import { PTree } from './searchers/ptree.js';
+import { KModule } from './prepare/kmodule.js';
+import type { KFunction, KInst } from './prepare/kinst.js';
+import { ConstantError } from './prepare/constants.js';
+import { ExecutionState, StackFrame, StateStatus } from './state.js';
+import { ConstraintSet } from '../solver/layers/constraint-set.js';
+import { resolveOptions, type EngineOptions } from './options.js';
+import { Msg, StateAbort, Termination } from './errors.js';
+import { fromExpr, toExpr, type Scalar, type Val } from './values.js';
+import { interpret } from './interpreter.js';
+import { closeKey, MergeGroup, mergeStates } from './merge.js';
+import { callBindings } from './bindings.js';
+import { TestWriter, type RunOutput } from './test-output.js';
+import type { Module } from '../ir/module.js';
+
+/** Callbacks for a caller that wants to see what happens (the CLI prints these). */
+export interface ExploreEvents {
+  /** A line KLEE would print on stderr ("ERROR: prog.c:3: …", warnings). */
+  onLog?: (line: string, kind: 'message' | 'warning' | 'error' | 'print') => void;
+  /** A state ended: its test number (0 when no test was written), how, and for exits the exit value. */
+  onStateEnd?: (info: StateEndInfo) => void;
+}
+
+export interface StateEndInfo {
+  stateId: number;
+  testId: number;
+  kind: Termination;
+  message?: string;
+  exitValue?: Val;
+}
+
+export interface RunSummary {
+  instructions: number;
+  forks: number;
+  completedPaths: number;
+  exploredPaths: number;
+  generatedTests: number;
+  testsNumbered: number;
+  errors: number;
+  queries: number;
+  /** Why the run stopped early, or null when every path was explored. */
+  haltReason: string | null;
+  elapsedMs: number;
+}
+
+export type SearcherFactory = (ptree: PTree<ExecutionState>, rng: Rng) => Searcher<ExecutionState>;
+
+export class Executor {
+  readonly km: KModule;
+  readonly opts: EngineOptions;
+  readonly rng: Rng;
+  readonly writer: TestWriter;
+  /** Execution statistics. */
+  instructions = 0;
+  forks = 0;
+  queries = 0;
+  /** Instructions (by gid) executed by some state. */
+  readonly covered: Uint8Array;
+  coveredCount = 0;
+  /** States created / ended during the current step (KLEE's addedStates / removedStates). */
+  added: ExecutionState[] = [];
+  removed: ExecutionState[] = [];
+  ptree: PTree<ExecutionState> | null = null;
+  searcher: Searcher<ExecutionState> | null = null;
+  haltReason: string | null = null;
+  private nextStateId = 1;
+  private readonly liveStates = new Set<ExecutionState>();
+  private warnedOnce = new Set<string>();
+  /** Per-run solver time (ms). */
+  solverTimeMs = 0;
+
+  constructor(
+    module: Module,
+    readonly solver: Solver,
+    output: RunOutput,
+    options: Partial<EngineOptions> = {},
+    readonly events: ExploreEvents = {},
+  ) {
+    this.opts = resolveOptions(options);
+    this.rng = new Rng(this.opts.seed);
+    // Object and array numbering restart per run: MO ids and const_arr names are deterministic.
+    resetObjectIds();
+    resetConstArrayCounter();
+    this.km = new KModule(module, callBindings);
+    this.covered = new Uint8Array(this.km.instructions.length);
+    this.writer = new TestWriter(this, output);
+    for (const w of this.km.warnings) this.warning(w);
+  }
+
+  // ------------------------------------------------------------------ logging
+
+  /** A "KLEE: …" line in messages.txt (and to the caller). */
+  message(text: string): void {
+    this.writer.output.appendMessage(text);
+    this.events.onLog?.(text, 'message');
+  }
+
+  warning(text: string): void {
+    this.writer.output.appendWarning(text, 'WARNING');
+    this.events.onLog?.(`WARNING: ${text}`, 'warning');
+  }
+
+  /** Output of klee_print_expr and friends (KLEE writes these to stderr). */
+  print(line: string): void {
+    if (this.events.onLog !== undefined) this.events.onLog(line, 'print');
+    else process.stderr.write(`${line}\n`);
+  }
+
+  /** A warning printed once per key (KLEE's klee_warning_once). */
+  warningOnce(key: string, text: string): void {
+    if (this.warnedOnce.has(key)) return;
+    this.warnedOnce.add(key);
+    this.writer.output.appendWarning(text, 'WARNING ONCE');
+    this.events.onLog?.(`WARNING ONCE: ${text}`, 'warning');
+  }
+
+  // ------------------------------------------------------------------ setup
+
+  /** The state at the entry point, with globals initialised and main's arguments built. */
+  createInitialState(): ExecutionState {
+    const entry = this.km.module.getFunction(this.opts.entryPoint);
+    if (entry === undefined || entry.isDeclaration) {
+      throw new EngineSetupError(`entry point '${this.opts.entryPoint}' not found in the module`);
+    }
+    const kf = this.km.kfunction(entry)!;
+    const as = new AddressSpace();
+    const st = new ExecutionState(this.nextStateId++, [], new ConstraintSet(), as, new Allocator());
+    this.initializeGlobals(st);
+    const errno = st.allocator.allocate(4, ObjectKind.Fixed, 4, 'errno')!;
+    errno.name = 'errno';
+    as.bindNew(errno);
+    this.errnoMo = errno;
+    const args = this.buildMainArgs(st, kf);
+    // Static constructors run first, destructors after the entry function returns.
+    st.entryQueue = [...this.km.ctors, kf, ...this.km.dtors];
+    const first = st.entryQueue.shift()!;
+    this.pushEntryFrame(st, first, first === kf ? args : []);
+    this.mainArgs = args;
+    this.mainKf = kf;
+    return st;
+  }
+
+  private errnoMo: MemoryObject | null = null;
+
+  /** The object behind errno (__errno_location). */
+  errnoObject(_st: ExecutionState): MemoryObject {
+    return this.errnoMo!;
+  }
+
+  /** main's (argc, argv, envp), remembered for when main runs after constructors. */
+  mainArgs: Val[] = [];
+  mainKf: KFunction | null = null;
+
+  /** Start `kf` as an entry function (no caller). */
+  pushEntryFrame(st: ExecutionState, kf: KFunction, args: Val[]): void {
+    const regs = kf.template.slice();
+    const n = kf.fn.args.length;
+    for (let i = 0; i < n && i < args.length; i++) regs[kf.argBase + i] = args[i]!;
+    st.stack.push(new StackFrame(kf, regs, -1));
+    st.pc = kf.entryPc;
+    st.prevPc = kf.entryPc;
+  }
+
+  private initializeGlobals(st: ExecutionState): void {
+    const as = st.addressSpace;
+    const km = this.km;
+    for (const gv of km.module.globals) {
+      const mo = km.globalObjects.get(gv)!;
+      const os = as.bindNew(mo);
+      if (gv.initializer === null) {
+        this.warning(`undefined reference to variable: ${gv.name} (zero-initialised)`);
+        continue;
+      }
+      try {
+        this.writeConstant(os, 0, gv.initializer);
+      } catch (e) {
+        if (!(e instanceof ConstantError)) throw e;
+        this.warning(`cannot initialise global ${gv.name}: ${e.message} (zero-initialised)`);
+      }
+      if (gv.isConstantGlobal) os.readOnly = true;
+    }
+    for (const fn of km.module.functions) {
+      if (fn.isDeclaration && !fn.name.startsWith('llvm.') && km.bindCallee(fn).handler === null) {
+        this.warning(`undefined reference to function: ${fn.name}`);
+      }
+    }
+  }
+
+  /** Write a constant's bytes at `off` (zero, undef and poison parts are left as they are: zero). */
+  writeConstant(os: ObjectState, off: number, c: Value): void {
+    const km = this.km;
+    switch (c.vkind) {
+      case ValueKind.ConstantAggregateZero:
+      case ValueKind.Undef:
+      case ValueKind.Poison:
+        return;
+      case ValueKind.ConstantArray:
+      case ValueKind.ConstantVector: {
+        const els = (c as unknown as { elements: Value[] }).elements;
+        const et = (c.type as unknown as { element: import('../ir/types.js').Type }).element;
+        const stride = c.type.kind === TypeKind.Vector ? km.dl.typeStoreSize(et) : km.dl.typeAllocSize(et);
+        for (let i = 0; i < els.length; i++) this.writeConstant(os, off + i * stride, els[i]!);
+        return;
+      }
+      case ValueKind.ConstantStruct: {
+        const els = (c as unknown as { elements: Value[] }).elements;
+        const layout = km.dl.structLayout(c.type as import('../ir/types.js').StructType);
+        for (let i = 0; i < els.length; i++) this.writeConstant(os, off + layout.offsets[i]!, els[i]!);
+        return;
+      }
+      default:
+        km.io.write(os, off, c.type, km.constants.eval(c));
+    }
+  }
+
+  private buildMainArgs(st: ExecutionState, kf: KFunction): Val[] {
+    const nparams = kf.fn.args.length;
+    if (nparams === 0) return [];
+    const argv = [this.opts.programName, ...this.opts.programArgs];
+    const as = st.addressSpace;
+    const site = `${kf.name}():  argv`;
+    const ptrs: number[] = [];
+    for (let i = 0; i < argv.length; i++) {
+      const bytes = new TextEncoder().encode(argv[i]!);
+      const mo = st.allocator.allocate(bytes.length + 1, ObjectKind.Fixed, 8, site)!;
+      mo.name = `arg${i}`;
+      const os = as.bindNew(mo);
+      os.bytes.set(bytes);
+      ptrs.push(mo.address);
+      st.argvObjects.push(mo);
+    }
+    // argv[0..argc-1], NULL, envp: NULL (tsklee passes an empty environment)
+    const vec = st.allocator.allocate((argv.length + 2) * 8, ObjectKind.Fixed, 8, site)!;
+    vec.name = 'argv';
+    const vos = as.bindNew(vec);
+    for (let i = 0; i < ptrs.length; i++) vos.view.setBigUint64(i * 8, BigInt(ptrs[i]!), true);
+    st.argvObjects.push(vec);
+    const out: Val[] = [argv.length, vec.address, vec.address + (argv.length + 1) * 8];
+    return out.slice(0, nparams);
+  }
+
+  // ------------------------------------------------------------------ the run
+
+  /**
+   * Explore until every state ended or a limit stopped the run. Synchronous inside; it
+   * yields to the event loop every ~50 ms so that signals (SIGINT) are seen.
+   */
+  async run(makeSearcher: SearcherFactory, shouldStop: () => string | null = () => null): Promise<RunSummary> {
+    const t0 = Date.now();
+    const initial = this.createInitialState();
+    this.liveStates.add(initial);
+    this.ptree = new PTree(initial);
+    this.searcher = makeSearcher(this.ptree, this.rng);
+    this.searcher.update(null, [initial], []);
+    const maxTimeMs = this.opts.maxTime > 0 ? this.opts.maxTime * 1000 : Infinity;
+    let lastYield = Date.now();
+    const searcher = this.searcher;
+    while (!searcher.empty() && this.haltReason === null) {
+      const st = searcher.selectState();
+      let budget = this.opts.quantum;
+      if (this.opts.maxInstructions > 0) {
+        budget = Math.min(budget, this.opts.maxInstructions - this.instructions);
+        if (budget <= 0) {
+          this.halt('max-instructions exceeded');
+          break;
+        }
+      }
+      this.step(st, budget);
+      this.updateStates(st);
+      const now = Date.now();
+      if (now - lastYield >= 50) {
+        lastYield = now;
+        if (now - t0 >= maxTimeMs) this.halt('HaltTimer invoked');
+        const why = shouldStop();
+        if (why !== null) this.halt(why);
+        this.checkMemory();
+        await new Promise<void>((r) => setImmediate(r));
+      }
+    }
+    if (this.haltReason !== null) this.dumpRemainingStates();
+    return {
+      instructions: this.instructions,
+      forks: this.forks,
+      completedPaths: this.writer.completedPaths,
+      exploredPaths: this.writer.exploredPaths,
+      generatedTests: this.writer.generatedTests,
+      testsNumbered: this.writer.testsNumbered,
+      errors: this.writer.errors,
+      queries: this.queries,
+      haltReason: this.haltReason,
+      elapsedMs: Date.now() - t0,
+    };
+  }
+
+  halt(reason: string): void {
+    if (this.haltReason === null) this.haltReason = reason;
+  }
+
+  /** Run one state for up to `budget` instructions (it stops early at forks and endings). */
+  step(st: ExecutionState, budget: number): void {
+    try {
+      const n = interpret(this, st, budget);
+      this.instructions += n;
+      st.steppedInstructions += n;
+      if (st.instsSinceCovNew !== 0) st.instsSinceCovNew += n;
+    } catch (e) {
+      if (e instanceof StateAbort) {
+        if (st.status === StateStatus.Running) this.terminateOnError(st, e.message, Termination.Solver);
+        return;
+      }
+      throw e;
+    }
+  }
+
+  /** Tell the searcher and the process tree what the last step did (KLEE's updateStates). */
+  updateStates(current: ExecutionState | null): void {
+    const { added, removed, paused, resumed } = this;
+    this.added = [];
+    this.removed = [];
+    this.paused = [];
+    this.resumed = [];
+    for (const s of added) this.liveStates.add(s);
+    const toAdd = added;
+    const toRemove: ExecutionState[] = [];
+    for (const s of removed) {
+      // a state ended while paused at klee_close_merge is no longer in the searcher
+      if (this.pausedSet.delete(s)) continue;
+      toRemove.push(s);
+    }
+    // paused states leave the searcher but stay alive (and in the process tree)
+    for (const s of paused) {
+      toRemove.push(s);
+      this.pausedSet.add(s);
+    }
+    for (const s of resumed) {
+      if (s.status !== StateStatus.Running || !this.pausedSet.delete(s)) continue;
+      const j = toRemove.indexOf(s);
+      if (j >= 0) toRemove.splice(j, 1); // paused and released in one step: it never left
+      else toAdd.push(s);
+    }
+    if (toAdd.length > 0 || toRemove.length > 0 || current === null) this.searcher!.update(current, toAdd, toRemove);
+    for (const s of removed) {
+      this.liveStates.delete(s);
+      this.ptree!.remove(s);
+    }
+  }
+
+  /** States paused at klee_close_merge, out of the searcher. */
+  private readonly pausedSet = new Set<ExecutionState>();
+
+  /** At a halt, end every remaining state (a test each, KLEE's --dump-states-on-halt). */
+  private dumpRemainingStates(): void {
+    if (this.liveStates.size === 0) return;
+    if (this.opts.dumpStatesOnHalt) this.message('halting execution, dumping remaining states');
+    for (const st of [...this.liveStates].sort((a, b) => a.id - b.id)) {
+      if (st.status !== StateStatus.Running) continue;
+      if (this.opts.dumpStatesOnHalt) this.terminateEarly(st, Msg.halting, Termination.Interrupted);
+      else this.terminateSilently(st, Termination.Interrupted);
+    }
+    this.updateStates(null);
+  }
+
+  private lastMemoryCheck = 0;
+
+  /** --max-memory: above it, forks are inhibited (KLEE's MaxMemoryInhibit). Checked once a second. */
+  private checkMemory(): void {
+    if (this.opts.maxMemory <= 0) return;
+    const now = Date.now();
+    if (now - this.lastMemoryCheck < 1000) return;
+    this.lastMemoryCheck = now;
+    const mb = process.memoryUsage.rss() / (1024 * 1024);
+    this.atMemoryLimit = mb > this.opts.maxMemory;
+  }
+
+  atMemoryLimit = false;
+
+  // ------------------------------------------------------------------ forking
+
+  private branchingPermitted(st: ExecutionState): boolean {
+    if (this.atMemoryLimit || st.forkDisabled || (this.opts.maxForks >= 0 && this.forks >= this.opts.maxForks)) {
+      if (this.atMemoryLimit) this.warningOnce('skip-fork-mem', 'skipping fork (memory cap exceeded)');
+      else if (st.forkDisabled) this.warningOnce('skip-fork-disabled', 'skipping fork (fork disabled on current path)');
+      else this.warningOnce('skip-fork-max', 'skipping fork (max-forks reached)');
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Fork on a width-1 condition (KLEE's Executor::fork). Returns [state where cond holds,
+   * state where it does not]; either is null when infeasible. When both are feasible, `st`
+   * becomes the true side and a new state (added to the searcher after the step) the false
+   * side; both get the condition as a constraint.
+   */
+  fork(st: ExecutionState, cond: Expr): [ExecutionState | null, ExecutionState | null] {
+    if (cond.kind === ExprKind.Constant) return cond === TRUE ? [st, null] : [null, st];
+    let res = this.evaluate(st, cond);
+    if (res === Validity.Unknown && !this.branchingPermitted(st)) {
+      // Follow one side at random, as KLEE does when it may not fork.
+      if (this.rng.nextU32() & 1) {
+        st.addConstraint(cond);
+        res = Validity.True;
+      } else {
+        st.addConstraint(builder.not(cond));
+        res = Validity.False;
+      }
+    }
+    if (res === Validity.True) return [st, null];
+    if (res === Validity.False) return [null, st];
+    this.forks++;
+    const other = st.branch(this.nextStateId++);
+    this.added.push(other);
+    this.ptree?.fork(st, other, st);
+    st.addConstraint(cond);
+    other.addConstraint(builder.not(cond));
+    if (this.opts.maxDepth > 0 && this.opts.maxDepth <= st.depth) {
+      this.terminateEarly(st, Msg.maxDepth, Termination.MaxDepth);
+      this.terminateEarly(other, Msg.maxDepth, Termination.MaxDepth);
+      return [null, null];
+    }
+    return [st, other];
+  }
+
+  /**
+   * Split `st` into one state per condition (KLEE's Executor::branch, for switch and symbolic
+   * function pointers): result[i] is the state that takes conditions[i] (or null).
+   */
+  branch(st: ExecutionState, conditions: Expr[]): (ExecutionState | null)[] {
+    const n = conditions.length;
+    const result: (ExecutionState | null)[] = [];
+    if (!this.branchingPermitted(st)) {
+      const pick = this.rng.nextU32() % n;
+      for (let i = 0; i < n; i++) result.push(i === pick ? st : null);
+    } else {
+      this.forks += n - 1;
+      result.push(st);
+      for (let i = 1; i < n; i++) {
+        const es = result[this.rng.nextU32() % i]!;
+        const ns = es.branch(this.nextStateId++);
+        this.added.push(ns);
+        result.push(ns);
+        this.ptree?.fork(es, ns, es);
+      }
+    }
+    for (let i = 0; i < n; i++) result[i]?.addConstraint(conditions[i]!);
+    return result;
+  }
+
+  // ------------------------------------------------------------------ solver
+
+  private query<T>(st: ExecutionState, f: () => T, what = 'query'): T {
+    const t0 = performance.now();
+    this.queries++;
+    try {
+      return f();
+    } catch (e) {
+      // KLEE's wording ("Query timed out (fork)."), whatever the failure was
+      if (isSolverFailure(e)) throw new StateAbort(`Query timed out (${what}).`);
+      throw e;
+    } finally {
+      const dt = performance.now() - t0;
+      st.queryCostMs += dt;
+      this.solverTimeMs += dt;
+    }
+  }
+
+  evaluate(st: ExecutionState, e: Expr): Validity {
+    e = st.constraints.simplify(e);
+    if (e.kind === ExprKind.Constant) return e === TRUE ? Validity.True : Validity.False;
+    return this.query(st, () => this.solver.computeValidity({ constraints: st.constraints.toArray(), expr: e }), 'fork');
+  }
+
+  mustBeTrue(st: ExecutionState, e: Expr): boolean {
+    e = st.constraints.simplify(e);
+    if (e.kind === ExprKind.Constant) return e === TRUE;
+    return this.query(st, () => this.solver.computeTruth({ constraints: st.constraints.toArray(), expr: e }));
+  }
+
+  mustBeFalse(st: ExecutionState, e: Expr): boolean {
+    return this.mustBeTrue(st, builder.not(e));
+  }
+
+  mayBeTrue(st: ExecutionState, e: Expr): boolean {
+    return !this.mustBeFalse(st, e);
+  }
+
+  mayBeFalse(st: ExecutionState, e: Expr): boolean {
+    return !this.mustBeTrue(st, e);
+  }
+
+  /** Some value e can take on this path. */
+  getValue(st: ExecutionState, e: Expr): ConstantExpr {
+    e = st.constraints.simplify(e);
+    if (e.kind === ExprKind.Constant) return e;
+    const v = this.query(st, () => this.solver.computeValue({ constraints: st.constraints.toArray(), expr: e }));
+    return constantFromBV(e.width <= 32 ? Number(v) : v, e.width);
+  }
+
+  /** e as a constant: its only value, or a value it is then constrained to (KLEE's toConstant, with a warning). */
+  toConstant(st: ExecutionState, e: Expr, reason: string): ConstantExpr {
+    if (e.kind === ExprKind.Constant) return e;
+    const v = this.getValue(st, e);
+    const ki = this.currentInst(st);
+    const where = ki !== null && ki.file !== '' ? ` (${ki.file}:${ki.line})` : '';
+    this.warningOnce(`concretize:${reason}`, `silently concretizing (reason: ${reason}) expression ${e.toString()} to value ${v.value}${where}`);
+    st.addConstraint(builder.eq(e, v));
+    return v;
+  }
+
+  /** A concrete scalar for v: concretizing with a warning when symbolic. */
+  concretize(st: ExecutionState, v: Scalar, _w: number, reason: string): number | bigint {
+    if (typeof v !== 'object') return v;
+    return fromExpr(this.toConstant(st, v, reason)) as number | bigint;
+  }
+
+  /** e's unique value if it has one, else e (KLEE's toUnique). */
+  toUnique(st: ExecutionState, e: Expr): Expr {
+    if (e.kind === ExprKind.Constant) return e;
+    const v = this.getValue(st, e);
+    return this.mustBeTrue(st, builder.eq(e, v)) ? v : e;
+  }
+
+  /** The instruction a state is executing. */
+  currentInst(st: ExecutionState): KInst | null {
+    if (st.stack.length === 0) return null;
+    return st.top.kf.insts[st.prevPc] ?? null;
+  }
+
+  // ------------------------------------------------------------------ registers
+
+  /** Set the result register of `ki` in st's top frame. */
+  bindLocal(st: ExecutionState, ki: KInst, v: Val): void {
+    if (ki.dest < 0) return;
+    st.thawTop().regs[ki.dest] = v;
+  }
+
+  // ------------------------------------------------------------------ symbolic objects
+
+  /** Make an object's contents a fresh symbolic array (KLEE's executeMakeSymbolic). */
+  executeMakeSymbolic(st: ExecutionState, mo: MemoryObject, name: string): void {
+    const replay = this.opts.replay;
+    if (replay !== undefined) {
+      // Replaying a test: the object gets the test's bytes instead of becoming symbolic.
+      const obj = replay.objects[st.replayPosition++];
+      const os = st.addressSpace.writeableOf(mo)!;
+      if (obj === undefined || obj.bytes.length !== mo.size) {
+        this.terminateOnError(st, `replay: no test object of size ${mo.size} for '${name}'`, Termination.User);
+        return;
+      }
+      for (let i = 0; i < mo.size; i++) os.write8(i, obj.bytes[i]!);
+      return;
+    }
+    let unique = name;
+    for (let id = 1; st.hasArrayName(unique); id++) unique = `${name}_${id}`;
+    const array = new ExprArray(unique, mo.size);
+    const os = st.addressSpace.writeableOf(mo);
+    if (os === null) throw new Error(`make_symbolic: object ${mo.id} not bound`);
+    os.makeSymbolic(array);
+    st.symbolics.push({ mo, array });
+  }
+
+  // ------------------------------------------------------------------ ending states
+
+  terminateOnExit(st: ExecutionState): void {
+    this.writer.onExit(st);
+    this.terminate(st);
+  }
+
+  terminateOnError(st: ExecutionState, message: string, kind: Termination, info?: string, suffix?: string): void {
+    this.writer.onError(st, message, kind, info, suffix);
+    this.terminate(st);
+  }
+
+  terminateEarly(st: ExecutionState, message: string, kind: Termination): void {
+    this.writer.onEarly(st, message, kind);
+    this.terminate(st);
+  }
+
+  /** End a state without a test (klee_silent_exit, halts without dumping). */
+  terminateSilently(st: ExecutionState, kind: Termination = Termination.SilentExit): void {
+    this.writer.exploredPaths++;
+    this.events.onStateEnd?.({ stateId: st.id, testId: 0, kind });
+    this.terminate(st);
+  }
+
+  private terminate(st: ExecutionState): void {
+    if (st.status === StateStatus.Terminated) return;
+    st.status = StateStatus.Terminated;
+    for (const g of st.openMergeStack) this.leaveMergeGroup(g);
+    st.openMergeStack = [];
+    // Release frames' allocas (not needed for correctness: the state is gone).
+    const i = this.added.indexOf(st);
+    if (i >= 0) {
+      // Never reached the searcher: drop it now (KLEE's terminateState).
+      this.added.splice(i, 1);
+      this.ptree?.remove(st);
+      return;
+    }
+    this.removed.push(st);
+  }
+
+  // ------------------------------------------------------------------ merging
+
+  private nextMergeGroup = 1;
+  /** States paused at klee_close_merge in this step / released to run again. */
+  paused: ExecutionState[] = [];
+  resumed: ExecutionState[] = [];
+
+  /** klee_open_merge: a new region for st (and what it forks). */
+  openMerge(st: ExecutionState): void {
+    const g = new MergeGroup(this.nextMergeGroup++);
+    g.running = 1;
+    st.openMergeStack.push(g);
+  }
+
+  /** klee_close_merge: pause st, merged into a compatible paused state when there is one. */
+  closeMerge(st: ExecutionState): void {
+    const g = st.openMergeStack.pop();
+    if (g === undefined) {
+      this.warning(`state ${st.id} ran into a close at ${st.top.kf.name} without a preceding open`);
+      return;
+    }
+    const key = closeKey(st);
+    const list = g.closed.get(key) ?? [];
+    g.closed.set(key, list);
+    st.yieldStep = true;
+    g.running--;
+    let mergedInto: ExecutionState | null = null;
+    for (const other of list) {
+      if (mergeStates(this, other, st)) {
+        mergedInto = other;
+        break;
+      }
+    }
+    if (mergedInto !== null) {
+      // the merged-away state ends quietly (KLEE: terminateStateEarlyAlgorithm "merged state.")
+      this.mergedStates++;
+      st.openMergeStack.push(g); // terminate() leaves the group; undo the decrement first
+      g.running++;
+      this.terminateSilently(st, Termination.Merge);
+    } else {
+      list.push(st);
+      this.pauseState(st);
+    }
+    if (g.running === 0) this.releaseMergeGroup(g);
+  }
+
+  mergedStates = 0;
+
+  private pauseState(st: ExecutionState): void {
+    this.paused.push(st);
+  }
+
+  private leaveMergeGroup(g: MergeGroup): void {
+    g.running--;
+    if (g.running === 0) this.releaseMergeGroup(g);
+  }
+
+  /** Every state of the region arrived (or ended): the paused ones run again. */
+  private releaseMergeGroup(g: MergeGroup): void {
+    for (const list of g.closed.values()) for (const s of list) if (s.status === StateStatus.Running) this.resumed.push(s);
+    g.closed.clear();
+  }
+
+  /** Free the allocas of a frame being popped. */
+  releaseFrame(st: ExecutionState, f: StackFrame): void {
+    if (f.allocas !== null) for (const mo of f.allocas) st.addressSpace.unbind(mo);
+    if (f.varargs !== null) st.addressSpace.unbind(f.varargs);
+  }
+
+  /** Bool helper: the expression of a concrete or symbolic i1 register. */
+  condExpr(v: Scalar): Expr {
+    return typeof v === 'object' ? v : v !== 0 ? TRUE : FALSE;
+  }
+
+  /** An integer register value as an expression of width w. */
+  expr(v: Scalar, w: number): Expr {
+    return toExpr(v, w);
+  }
+
+  /** The global variable object of gv (for tests and special functions). */
+  globalObject(gv: GlobalVariable): MemoryObject | undefined {
+    return this.km.globalObjects.get(gv);
+  }
+}
+
+/** The module cannot be run as asked (no entry point, …): a user error, reported in one line. */
+export class EngineSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EngineSetupError';
+  }
+}

@@ -1,0 +1,429 @@
+/**
+ * The hot loop: runs one state until it forks, ends, or has run `budget` instructions.
+ *
+ * Common instructions on concrete values are executed here, inline, without allocating;
+ * anything else (symbolic operands, calls, errors, rarer instructions) goes to the family
+ * handlers through execSlow, after which the loop reloads its cached frame.
+ */
+import { Op, type Edge, type KInst } from './prepare/kinst.js';
+import { MemKind, type GepInfo } from './prepare/kmodule.js';
+import { StateStatus, type ExecutionState } from './state.js';
+import type { Executor } from './executor.js';
+import { icmpConcrete } from './scalar.js';
+import { execSlow } from './dispatch.js';
+import type { Val } from './values.js';
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const TWO32 = 0x1_0000_0000;
+
+/** Copy the phi values of an edge (a parallel copy: all sources are read first). */
+export function copyPhis(regs: Val[], e: Edge): void {
+  const dst = e.phiDst;
+  const src = e.phiSrc;
+  if (dst.length === 1) {
+    regs[dst[0]!] = regs[src[0]!]!;
+    return;
+  }
+  const tmp: Val[] = [];
+  for (let i = 0; i < src.length; i++) tmp.push(regs[src[i]!]!);
+  for (let i = 0; i < dst.length; i++) regs[dst[i]!] = tmp[i]!;
+}
+
+export function interpret(ex: Executor, st: ExecutionState, budget: number): number {
+  let frame = st.thawTop();
+  let regs = frame.regs;
+  let insts = frame.kf.insts;
+  let pc = st.pc;
+  const covered = ex.covered;
+  const as = st.addressSpace;
+  let n = 0;
+  if (st.pendingError !== null) {
+    const pe = st.pendingError;
+    st.pendingError = null;
+    ex.terminateOnError(st, pe.message, pe.kind, pe.info, pe.suffix);
+    return 0;
+  }
+  while (n < budget) {
+    const ki: KInst = insts[pc]!;
+    n++;
+    if (covered[ki.gid] === 0) {
+      // KLEE's convention: 0 until the state covers something new, then 1 and counting.
+      covered[ki.gid] = 1;
+      ex.coveredCount++;
+      st.coveredNew = true;
+      st.instsSinceCovNew = 1 - n;
+    }
+    switch (ki.op) {
+      case Op.Add32: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x === 'number' && typeof y === 'number') {
+          regs[ki.dest] = ((x + y) & ki.imm) >>> 0;
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.Sub32: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x === 'number' && typeof y === 'number') {
+          regs[ki.dest] = ((x - y) & ki.imm) >>> 0;
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.Mul32: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x === 'number' && typeof y === 'number') {
+          regs[ki.dest] = (Math.imul(x, y) & ki.imm) >>> 0;
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.And32: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x === 'number' && typeof y === 'number') {
+          regs[ki.dest] = (x & y) >>> 0;
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.Or32: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x === 'number' && typeof y === 'number') {
+          regs[ki.dest] = (x | y) >>> 0;
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.Xor32: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x === 'number' && typeof y === 'number') {
+          regs[ki.dest] = (x ^ y) >>> 0;
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.Shl32: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x === 'number' && typeof y === 'number' && y < ki.w) {
+          regs[ki.dest] = ((x << y) & ki.imm) >>> 0;
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.LShr32: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x === 'number' && typeof y === 'number' && y < ki.w) {
+          regs[ki.dest] = x >>> y;
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.AShr32: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x === 'number' && typeof y === 'number' && y < ki.w) {
+          const s = 32 - ki.w;
+          regs[ki.dest] = (((x << s) >> (s + y)) & ki.imm) >>> 0;
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.UDiv32: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x === 'number' && typeof y === 'number' && y !== 0) {
+          regs[ki.dest] = Math.floor(x / y);
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.URem32: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x === 'number' && typeof y === 'number' && y !== 0) {
+          regs[ki.dest] = x % y;
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.SDiv32: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x === 'number' && typeof y === 'number' && y !== 0) {
+          const s = 32 - ki.w;
+          const sx = (x << s) >> s;
+          const sy = (y << s) >> s;
+          regs[ki.dest] = (Math.trunc(sx / sy) & ki.imm) >>> 0;
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.SRem32: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x === 'number' && typeof y === 'number' && y !== 0) {
+          const s = 32 - ki.w;
+          const sx = (x << s) >> s;
+          const sy = (y << s) >> s;
+          regs[ki.dest] = ((sx % sy) & ki.imm) >>> 0;
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.Add64: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x === 'number' && typeof y === 'number') {
+          const r = x + y;
+          if (r <= MAX_SAFE && r >= -MAX_SAFE) {
+            regs[ki.dest] = r;
+            pc++;
+            continue;
+          }
+        }
+        break;
+      }
+      case Op.Sub64: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x === 'number' && typeof y === 'number') {
+          const r = x - y;
+          if (r <= MAX_SAFE && r >= -MAX_SAFE) {
+            regs[ki.dest] = r;
+            pc++;
+            continue;
+          }
+        }
+        break;
+      }
+      case Op.ICmp32: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x === 'number' && typeof y === 'number') {
+          regs[ki.dest] = icmpConcrete(ki.imm, ki.w, x, y) ? 1 : 0;
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.ICmpWide: {
+        const x = regs[ki.a];
+        const y = regs[ki.b];
+        if (typeof x !== 'object' && typeof y !== 'object') {
+          regs[ki.dest] = icmpConcrete(ki.imm, ki.w, x as number | bigint, y as number | bigint) ? 1 : 0;
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.ZExt: {
+        const x = regs[ki.a];
+        if (typeof x === 'number' && ki.w2 <= 32) {
+          regs[ki.dest] = x;
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.SExt: {
+        const x = regs[ki.a];
+        if (typeof x === 'number' && ki.w2 <= 32) {
+          const s = 32 - ki.w2;
+          const v = (x << s) >> s;
+          regs[ki.dest] = ki.w > 32 ? v : ki.w === 32 ? v >>> 0 : v & (2 ** ki.w - 1);
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.Trunc: {
+        const x = regs[ki.a];
+        if (typeof x === 'number' && ki.w <= 32) {
+          const lo = x >>> 0; // exact modulo 2^32 for any integral double
+          regs[ki.dest] = ki.w === 32 ? lo : lo & (2 ** ki.w - 1);
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.Copy:
+        regs[ki.dest] = regs[ki.a]!;
+        pc++;
+        continue;
+      case Op.Select: {
+        const c = regs[ki.a];
+        if (typeof c === 'number') {
+          regs[ki.dest] = c !== 0 ? regs[ki.b]! : regs[ki.c]!;
+          pc++;
+          continue;
+        }
+        break;
+      }
+      case Op.Br: {
+        const e = ki.aux as Edge;
+        if (e.phiDst.length !== 0) {
+          copyPhis(regs, e);
+          n += e.phiDst.length;
+        }
+        pc = e.pc;
+        continue;
+      }
+      case Op.CondBr: {
+        const c = regs[ki.a];
+        if (typeof c === 'number') {
+          const e = (ki.aux as Edge[])[c !== 0 ? 0 : 1]!;
+          if (e.phiDst.length !== 0) {
+            copyPhis(regs, e);
+            n += e.phiDst.length;
+          }
+          pc = e.pc;
+          continue;
+        }
+        break;
+      }
+      case Op.GEP: {
+        const base = regs[ki.a];
+        if (typeof base !== 'number') break;
+        const g = ki.aux as GepInfo;
+        const r = g.regs;
+        let addr = base + ki.imm;
+        let ok = true;
+        for (let i = 0; i < r.length; i++) {
+          const v = regs[r[i]!];
+          if (typeof v !== 'number') {
+            ok = false;
+            break;
+          }
+          const w = g.widths[i]!;
+          const sv = w > 32 ? v : w === 32 ? v | 0 : (v << (32 - w)) >> (32 - w);
+          addr += sv * g.scales[i]!;
+        }
+        if (!ok || addr > MAX_SAFE || addr < -MAX_SAFE) break;
+        regs[ki.dest] = addr;
+        pc++;
+        continue;
+      }
+      case Op.Load: {
+        const p = regs[ki.a];
+        if (typeof p !== 'number') break;
+        const node = as.find(p);
+        if (node === null) break;
+        const os = node.os;
+        if (os === null) break;
+        const off = p - node.mo.address;
+        if (off + ki.w > os.size) break;
+        if (os.kinds !== null) {
+          // symbolic contents at a constant offset: no resolution, no fork
+          regs[ki.dest] = ex.km.io.read(os, off, ki.aux as import('../ir/types.js').Type);
+          pc++;
+          continue;
+        }
+        const view = os.view;
+        switch (ki.w2) {
+          case MemKind.Small:
+            regs[ki.dest] =
+              ki.w === 1 ? os.bytes[off]! & ki.imm : ki.w === 2 ? view.getUint16(off, true) & ki.imm : (view.getUint32(off, true) & ki.imm) >>> 0;
+            break;
+          case MemKind.I64: {
+            const lo = view.getUint32(off, true);
+            const hi = view.getInt32(off + 4, true);
+            regs[ki.dest] = hi >= -0x200000 && hi < 0x200000 ? hi * TWO32 + lo : view.getBigInt64(off, true);
+            break;
+          }
+          case MemKind.F32:
+            regs[ki.dest] = view.getFloat32(off, true);
+            break;
+          case MemKind.F64:
+            regs[ki.dest] = view.getFloat64(off, true);
+            break;
+          default:
+            regs[ki.dest] = ex.km.io.read(os, off, ki.aux as import('../ir/types.js').Type);
+        }
+        pc++;
+        continue;
+      }
+      case Op.Store: {
+        const p = regs[ki.b];
+        if (typeof p !== 'number') break;
+        const v = regs[ki.a]!;
+        const node = as.find(p);
+        if (node === null) break;
+        let os = node.os;
+        if (os === null || os.readOnly) break;
+        const off = p - node.mo.address;
+        if (off + ki.w > os.size) break;
+        if (os.owner !== as.cowKey) os = as.writeable(node); // copy-on-write after a fork
+        if (typeof v === 'object' || os.kinds !== null || os.ul !== null) {
+          // a symbolic value, or an object with symbolic bytes: byte-level write
+          ex.km.io.write(os, off, ki.aux as import('../ir/types.js').Type, v);
+          pc++;
+          continue;
+        }
+        const view = os.view;
+        switch (ki.w2) {
+          case MemKind.Small:
+            if (ki.w === 1) os.bytes[off] = v as number;
+            else if (ki.w === 2) view.setUint16(off, v as number, true);
+            else view.setUint32(off, v as number, true);
+            break;
+          case MemKind.I64:
+            if (typeof v === 'number') {
+              view.setUint32(off, v >>> 0, true);
+              view.setInt32(off + 4, Math.floor(v / TWO32), true);
+            } else view.setBigInt64(off, v as bigint, true);
+            break;
+          case MemKind.F32:
+            view.setFloat32(off, v as number, true);
+            break;
+          case MemKind.F64:
+            view.setFloat64(off, v as number, true);
+            break;
+          default:
+            ex.km.io.write(os, off, ki.aux as import('../ir/types.js').Type, v);
+        }
+        pc++;
+        continue;
+      }
+      case Op.Nop:
+        pc++;
+        continue;
+      default:
+        break;
+    }
+    // The general path: the handler may call, return, fork, or end the state.
+    st.prevPc = pc;
+    st.pc = pc + 1;
+    execSlow(ex, st, ki);
+    if (st.status !== StateStatus.Running || ex.added.length !== 0 || st.yieldStep) {
+      st.yieldStep = false;
+      return n;
+    }
+    frame = st.thawTop();
+    regs = frame.regs;
+    insts = frame.kf.insts;
+    pc = st.pc;
+  }
+  st.pc = pc;
+  return n;
+}

@@ -1,0 +1,208 @@
+/**
+ * LLVM intrinsics (KLEE handles some in the executor and lowers others in its
+ * IntrinsicCleaner pass; tsklee implements them all here). An intrinsic tsklee does not know
+ * ends the state that calls it with an exec error naming it; the run goes on.
+ */
+import type { Executor } from './executor.js';
+import type { ExecutionState } from './state.js';
+import type { KInst, SpecialHandler } from './prepare/kinst.js';
+import { Msg, Termination } from './errors.js';
+import { INT_INTRINSICS } from './intrinsics-int.js';
+import { intrinsicMemCopy, intrinsicMemSet } from './special/mem.js';
+import { vaStart } from './exec-call.js';
+import { fpOperand } from './exec-arith.js';
+import { memCopy } from './special/mem.js';
+import { TypeKind, type Type, type VectorType } from '../ir/types.js';
+import { intBinary, intFrom, type Scalar, type Val } from './values.js';
+import { ExprKind } from '../expr/kinds.js';
+import { roundTo, fpToInt } from './scalar.js';
+
+const nop: SpecialHandler = () => {};
+const identity: SpecialHandler = (ex, st, ki, args) => ex.bindLocal(st, ki, args[0]!);
+
+function elemKind(t: Type): TypeKind {
+  return t.kind === TypeKind.Vector ? (t as VectorType).element.kind : t.kind;
+}
+
+/** A floating-point intrinsic on concrete values (symbolic floats are concretized, as KLEE). */
+function fp(n: number, f: (...xs: number[]) => number): SpecialHandler {
+  return (ex, st, ki, args) => {
+    const k = elemKind(ki.inst.ops[0]!.type);
+    const rk = elemKind(ki.inst.type);
+    const one = (xs: Val[]): number => roundTo(rk, f(...xs.slice(0, n).map((x) => fpOperand(ex, st, x, k))));
+    if (Array.isArray(args[0])) {
+      const len = (args[0] as Val[]).length;
+      const out: Val[] = [];
+      for (let i = 0; i < len; i++) out.push(one(args.map((a) => (Array.isArray(a) ? a[i]! : a))));
+      ex.bindLocal(st, ki, out);
+    } else ex.bindLocal(st, ki, one(args));
+  };
+}
+
+function roundEven(x: number): number {
+  if (!Number.isFinite(x)) return x;
+  const r = Math.round(x);
+  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+function minnum(a: number, b: number): number {
+  return Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.min(a, b);
+}
+
+function maxnum(a: number, b: number): number {
+  return Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.max(a, b);
+}
+
+/** fp → integer rounding intrinsics (lround, llrint, …) */
+function fpToIntRound(round: (x: number) => number): SpecialHandler {
+  return (ex, st, ki, args) => {
+    const k = elemKind(ki.inst.ops[0]!.type);
+    const w = (ki.inst.type as unknown as { bits: number }).bits;
+    ex.bindLocal(st, ki, fpToInt(round(fpOperand(ex, st, args[0]!, k)), w, true));
+  };
+}
+
+const FP_INTRINSICS: Record<string, SpecialHandler> = {
+  'llvm.fabs': fp(1, Math.abs),
+  'llvm.copysign': fp(2, (a, b) => (Object.is(b, -0) || b < 0 ? -Math.abs(a) : Math.abs(a))),
+  'llvm.floor': fp(1, Math.floor),
+  'llvm.ceil': fp(1, Math.ceil),
+  'llvm.trunc': fp(1, Math.trunc),
+  'llvm.rint': fp(1, roundEven),
+  'llvm.nearbyint': fp(1, roundEven),
+  'llvm.roundeven': fp(1, roundEven),
+  'llvm.round': fp(1, (x) => (x < 0 ? -Math.round(-x) : Math.round(x))),
+  'llvm.sqrt': fp(1, Math.sqrt),
+  'llvm.fma': fp(3, (a, b, c) => a * b + c),
+  'llvm.fmuladd': fp(3, (a, b, c) => a * b + c),
+  'llvm.minnum': fp(2, minnum),
+  'llvm.maxnum': fp(2, maxnum),
+  'llvm.minimum': fp(2, (a, b) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.min(a, b))),
+  'llvm.maximum': fp(2, (a, b) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.max(a, b))),
+  'llvm.sin': fp(1, Math.sin),
+  'llvm.cos': fp(1, Math.cos),
+  'llvm.tan': fp(1, Math.tan),
+  'llvm.exp': fp(1, Math.exp),
+  'llvm.exp2': fp(1, (x) => 2 ** x),
+  'llvm.log': fp(1, Math.log),
+  'llvm.log2': fp(1, Math.log2),
+  'llvm.log10': fp(1, Math.log10),
+  'llvm.pow': fp(2, Math.pow),
+  'llvm.canonicalize': fp(1, (x) => x),
+  'llvm.lround': fpToIntRound((x) => (x < 0 ? -Math.round(-x) : Math.round(x))),
+  'llvm.llround': fpToIntRound((x) => (x < 0 ? -Math.round(-x) : Math.round(x))),
+  'llvm.lrint': fpToIntRound(roundEven),
+  'llvm.llrint': fpToIntRound(roundEven),
+};
+
+const trap: SpecialHandler = (ex, st) => ex.terminateOnError(st, Msg.abort, Termination.Abort);
+
+/** llvm.objectsize(ptr, min, nullunknown, dynamic): "unknown" (-1, or 0 when asked for the minimum). */
+const objectSize: SpecialHandler = (ex, st, ki, args) => {
+  const w = (ki.inst.type as unknown as { bits: number }).bits;
+  const min = args[1] !== 0;
+  ex.bindLocal(st, ki, min ? 0 : intFrom(-1, w));
+};
+
+/** llvm.is.constant: whether the operand is a constant in the IR (as LLVM lowers it). */
+const isConstant: SpecialHandler = (ex, st, ki) => {
+  ex.bindLocal(st, ki, ki.inst.ops[0]!.isConstant() ? 1 : 0);
+};
+
+const vaStartHandler: SpecialHandler = (ex, st, _ki, args) => vaStart(ex, st, args[0] as Scalar);
+
+/** va_copy(dst, src): the 24-byte va_list copied. */
+const vaCopy: SpecialHandler = (ex, st, _ki, args) => {
+  memCopy(ex, st, args[0] as Scalar, args[1] as Scalar, 24);
+};
+
+/** stacksave returns a token (the number of allocas of the frame); stackrestore frees those made since. */
+const stackSave: SpecialHandler = (ex, st, ki) => {
+  ex.bindLocal(st, ki, st.top.allocas?.length ?? 0);
+};
+
+const stackRestore: SpecialHandler = (_ex, st, _ki, args) => {
+  const keep = Number(args[0] as number);
+  const f = st.thawTop();
+  if (f.allocas === null) return;
+  while (f.allocas.length > keep) st.addressSpace.unbind(f.allocas.pop()!);
+};
+
+const ptrMask: SpecialHandler = (ex, st, ki, args) => {
+  ex.bindLocal(st, ki, intBinary(ExprKind.And, 64, args[0] as Scalar, args[1] as Scalar));
+};
+
+const rounding: SpecialHandler = (ex, st, ki) => ex.bindLocal(st, ki, 1); // to nearest
+
+const EXACT: Record<string, SpecialHandler> = {
+  'llvm.trap': trap,
+  'llvm.ubsantrap': trap,
+  'llvm.debugtrap': trap,
+  'llvm.assume': nop,
+  'llvm.donothing': nop,
+  'llvm.sideeffect': nop,
+  'llvm.get.rounding': rounding,
+  'llvm.flt.rounds': rounding,
+  'llvm.clear_cache': nop,
+};
+
+/** Handlers looked up by the name without its type suffix (llvm.memcpy.p0.p0.i64 → llvm.memcpy). */
+const BY_PREFIX: Record<string, SpecialHandler> = {
+  ...FP_INTRINSICS,
+  ...INT_INTRINSICS,
+  'llvm.va_start': vaStartHandler,
+  'llvm.va_end': nop,
+  'llvm.va_copy': vaCopy,
+  'llvm.stacksave': stackSave,
+  'llvm.stackrestore': stackRestore,
+  'llvm.memcpy': intrinsicMemCopy,
+  'llvm.memcpy.inline': intrinsicMemCopy,
+  'llvm.memmove': intrinsicMemCopy,
+  'llvm.memset': intrinsicMemSet,
+  'llvm.memset.inline': intrinsicMemSet,
+  'llvm.lifetime.start': nop,
+  'llvm.lifetime.end': nop,
+  'llvm.invariant.start': nop,
+  'llvm.invariant.end': nop,
+  'llvm.prefetch': nop,
+  'llvm.experimental.noalias.scope.decl': nop,
+  'llvm.var.annotation': nop,
+  'llvm.codeview.annotation': nop,
+  'llvm.pseudoprobe': nop,
+  'llvm.instrprof.increment': nop,
+  'llvm.ptr.annotation': identity,
+  'llvm.annotation': identity,
+  'llvm.expect': identity,
+  'llvm.expect.with.probability': identity,
+  'llvm.threadlocal.address': identity,
+  'llvm.launder.invariant.group': identity,
+  'llvm.strip.invariant.group': identity,
+  'llvm.ssa.copy': identity,
+  'llvm.objectsize': objectSize,
+  'llvm.is.constant': isConstant,
+  'llvm.ptrmask': ptrMask,
+};
+
+/** An intrinsic unknown to tsklee: the calling state ends with an exec error naming it. */
+function unknownIntrinsic(name: string): SpecialHandler {
+  return (ex: Executor, st: ExecutionState, _ki: KInst) => {
+    ex.warningOnce(`intrinsic:${name}`, `unimplemented intrinsic: ${name}`);
+    ex.terminateOnError(st, `unimplemented intrinsic: ${name}`, Termination.Execution);
+  };
+}
+
+/** The handler of an intrinsic by its full name. */
+export function lookupIntrinsic(name: string): SpecialHandler {
+  const exact = EXACT[name];
+  if (exact !== undefined) return exact;
+  // Strip type suffixes one component at a time: llvm.sadd.with.overflow.i32 → llvm.sadd.with.overflow
+  let base = name;
+  for (;;) {
+    const h = BY_PREFIX[base];
+    if (h !== undefined) return h;
+    const dot = base.lastIndexOf('.');
+    if (dot <= 'llvm'.length) break;
+    base = base.slice(0, dot);
+  }
+  return unknownIntrinsic(name);
+}

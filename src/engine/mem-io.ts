@@ -1,0 +1,305 @@
+/**
+ * Typed values ↔ the bytes of an object (little-endian, x86-64 layouts). Loads and stores of
+ * any first-class type go through here unless the interpreter's concrete fast path applies.
+ *
+ * A value becomes a list of bytes, each a number (concrete) or an 8-bit expression; reading
+ * reassembles them, giving a concrete value when every byte is concrete.
+ */
+import type { DataLayout } from '../ir/datalayout.js';
+import { TypeKind, type ArrayType, type IntegerType, type StructType, type Type, type VectorType } from '../ir/types.js';
+import { builder } from '../expr/builder.js';
+import { constantFromBV, type Expr } from '../expr/expr.js';
+import { ExprKind } from '../expr/kinds.js';
+import type { ObjectState } from '../memory/object-state.js';
+import {
+  doubleToFP128,
+  doubleToFP80,
+  fp128ToDouble,
+  fp80ToDouble,
+  fromExpr,
+  intFrom,
+  toExpr,
+  toUBig,
+  type Scalar,
+  type Val,
+} from './values.js';
+import { bitsToFp, fpToBits } from './scalar.js';
+
+export type Byte = number | Expr;
+
+const scratch = new Uint8Array(16);
+
+export class MemIO {
+  constructor(readonly dl: DataLayout) {}
+
+  storeSize(t: Type): number {
+    return this.dl.typeStoreSize(t);
+  }
+
+  /** The bytes of `v` (of type t) into out[off…]. */
+  toBytes(t: Type, v: Val, out: Byte[], off: number): void {
+    switch (t.kind) {
+      case TypeKind.Integer:
+        this.intToBytes((t as IntegerType).bits, v as Scalar, out, off);
+        return;
+      case TypeKind.Pointer:
+        this.intToBytes(64, v as Scalar, out, off);
+        return;
+      case TypeKind.Float:
+      case TypeKind.Double:
+      case TypeKind.Half:
+      case TypeKind.BFloat: {
+        const bits = this.dl.typeSizeInBits(t);
+        if (typeof v === 'object') this.intToBytes(bits, v as Expr, out, off);
+        else this.intToBytes(bits, fpToBits(t.kind, v as number), out, off);
+        return;
+      }
+      case TypeKind.X86_FP80:
+      case TypeKind.FP128: {
+        const n = t.kind === TypeKind.X86_FP80 ? 10 : 16;
+        if (typeof v === 'object') {
+          this.intToBytes(n * 8, v as Expr, out, off);
+          return;
+        }
+        if (n === 10) doubleToFP80(v as number, scratch, 0);
+        else doubleToFP128(v as number, scratch, 0);
+        for (let i = 0; i < n; i++) out[off + i] = scratch[i]!;
+        return;
+      }
+      case TypeKind.Vector: {
+        const vt = t as VectorType;
+        const vals = v as Val[];
+        const eb = this.dl.typeSizeInBits(vt.element);
+        if (eb % 8 !== 0) {
+          this.intToBytes(eb * vt.length, packBits(vals, eb), out, off);
+          return;
+        }
+        for (let i = 0; i < vt.length; i++) this.toBytes(vt.element, vals[i]!, out, off + (i * eb) / 8);
+        return;
+      }
+      case TypeKind.Array: {
+        const at = t as ArrayType;
+        const stride = this.dl.typeAllocSize(at.element);
+        const vals = v as Val[];
+        for (let i = 0; i < at.length; i++) this.toBytes(at.element, vals[i]!, out, off + i * stride);
+        return;
+      }
+      case TypeKind.Struct: {
+        const st = t as StructType;
+        const layout = this.dl.structLayout(st);
+        const vals = v as Val[];
+        // padding bytes: leave whatever the caller put there (zeros for fresh lists)
+        for (let i = 0; i < st.elements.length; i++) this.toBytes(st.elements[i]!, vals[i]!, out, off + layout.offsets[i]!);
+        return;
+      }
+      default:
+        throw new Error(`cannot store a value of type ${TypeKind[t.kind]}`);
+    }
+  }
+
+  /** Integer of width w → its storeSize bytes. */
+  intToBytes(w: number, v: Scalar, out: Byte[], off: number): void {
+    const n = Math.ceil(w / 8);
+    if (typeof v === 'object') {
+      const e = v.width === n * 8 ? v : builder.zext(v, n * 8);
+      for (let i = 0; i < n; i++) {
+        const b = builder.extract(e, 8 * i, 8);
+        out[off + i] = b.kind === ExprKind.Constant ? (b.bv as number) : b;
+      }
+      return;
+    }
+    if (typeof v === 'number') {
+      if (w <= 32) {
+        for (let i = 0; i < n; i++) out[off + i] = (v >>> (8 * i)) & 0xff;
+        return;
+      }
+      if (n <= 8) {
+        const lo = v >>> 0;
+        const hi = Math.floor(v / 0x1_0000_0000) >>> 0;
+        for (let i = 0; i < n; i++) out[off + i] = i < 4 ? (lo >>> (8 * i)) & 0xff : (hi >>> (8 * (i - 4))) & 0xff;
+        return;
+      }
+    }
+    let u = toUBig(v, w);
+    for (let i = 0; i < n; i++) {
+      out[off + i] = Number(u & 0xffn);
+      u >>= 8n;
+    }
+  }
+
+  /** The value of type t whose bytes are get(off…). */
+  fromBytes(t: Type, get: (i: number) => Byte, off: number): Val {
+    switch (t.kind) {
+      case TypeKind.Integer:
+        return this.intFromBytes((t as IntegerType).bits, get, off);
+      case TypeKind.Pointer:
+        return this.intFromBytes(64, get, off);
+      case TypeKind.Float:
+      case TypeKind.Double:
+      case TypeKind.Half:
+      case TypeKind.BFloat: {
+        const bits = this.dl.typeSizeInBits(t);
+        const v = this.intFromBytes(bits, get, off);
+        return typeof v === 'object' ? v : bitsToFp(t.kind, v);
+      }
+      case TypeKind.X86_FP80:
+      case TypeKind.FP128: {
+        const n = t.kind === TypeKind.X86_FP80 ? 10 : 16;
+        for (let i = 0; i < n; i++) {
+          const b = get(off + i);
+          if (typeof b !== 'number') return this.intFromBytes(n * 8, get, off);
+          scratch[i] = b;
+        }
+        return n === 10 ? fp80ToDouble(scratch, 0) : fp128ToDouble(scratch, 0);
+      }
+      case TypeKind.Vector: {
+        const vt = t as VectorType;
+        const eb = this.dl.typeSizeInBits(vt.element);
+        if (eb % 8 !== 0) return unpackBits(this.intFromBytes(eb * vt.length, get, off), eb, vt.length);
+        const out: Val[] = [];
+        for (let i = 0; i < vt.length; i++) out.push(this.fromBytes(vt.element, get, off + (i * eb) / 8));
+        return out;
+      }
+      case TypeKind.Array: {
+        const at = t as ArrayType;
+        const stride = this.dl.typeAllocSize(at.element);
+        const out: Val[] = [];
+        for (let i = 0; i < at.length; i++) out.push(this.fromBytes(at.element, get, off + i * stride));
+        return out;
+      }
+      case TypeKind.Struct: {
+        const st = t as StructType;
+        const layout = this.dl.structLayout(st);
+        return st.elements.map((e, i) => this.fromBytes(e, get, off + layout.offsets[i]!));
+      }
+      default:
+        throw new Error(`cannot load a value of type ${TypeKind[t.kind]}`);
+    }
+  }
+
+  intFromBytes(w: number, get: (i: number) => Byte, off: number): Scalar {
+    const n = Math.ceil(w / 8);
+    let symbolic = false;
+    for (let i = 0; i < n; i++) {
+      if (typeof get(off + i) !== 'number') {
+        symbolic = true;
+        break;
+      }
+    }
+    if (symbolic) {
+      let e: Expr | null = null;
+      for (let i = n - 1; i >= 0; i--) {
+        const b = get(off + i);
+        const be = typeof b === 'number' ? constantFromBV(b, 8) : b;
+        e = e === null ? be : builder.concat(e, be);
+      }
+      return fromExpr(w === n * 8 ? e! : builder.extract(e!, 0, w));
+    }
+    if (n <= 4) {
+      let v = 0;
+      for (let i = n - 1; i >= 0; i--) v = v * 256 + (get(off + i) as number);
+      return w === 32 ? v : v & (2 ** w - 1);
+    }
+    if (n <= 8) {
+      let lo = 0;
+      let hi = 0;
+      for (let i = 3; i >= 0; i--) lo = lo * 256 + (get(off + i) as number);
+      for (let i = n - 1; i >= 4; i--) hi = hi * 256 + (get(off + i) as number);
+      if (n === 8 && w === 64) {
+        const shi = hi | 0;
+        if (shi >= -0x200000 && shi < 0x200000) return shi * 0x1_0000_0000 + lo;
+        return BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo));
+      }
+      return intFrom((BigInt(hi) << 32n) | BigInt(lo), w);
+    }
+    let u = 0n;
+    for (let i = n - 1; i >= 0; i--) u = (u << 8n) | BigInt(get(off + i) as number);
+    return intFrom(u, w);
+  }
+
+  /** Store v (type t) at a constant offset. */
+  write(os: ObjectState, off: number, t: Type, v: Val): void {
+    const n = this.dl.typeStoreSize(t);
+    const bytes: Byte[] = new Array<Byte>(n).fill(0);
+    this.toBytes(t, v, bytes, 0);
+    if (t.kind === TypeKind.Struct || t.kind === TypeKind.Array) {
+      // padding keeps its old contents
+      const mask = paddingMask(this, t, n);
+      for (let i = 0; i < n; i++) if (!mask[i]) os.write8(off + i, bytes[i]!);
+      return;
+    }
+    for (let i = 0; i < n; i++) os.write8(off + i, bytes[i]!);
+  }
+
+  /** Load a value of type t at a constant offset. */
+  read(os: ObjectState, off: number, t: Type): Val {
+    return this.fromBytes(t, (i) => os.read8(i), off);
+  }
+
+  /** Store at a symbolic 32-bit offset (object-relative). */
+  writeSym(os: ObjectState, off: Expr, t: Type, v: Val): void {
+    const n = this.dl.typeStoreSize(t);
+    const bytes: Byte[] = new Array<Byte>(n).fill(0);
+    this.toBytes(t, v, bytes, 0);
+    for (let i = 0; i < n; i++) {
+      const b = bytes[i]!;
+      os.write8Sym(builder.add(off, constantFromBV(i, 32)), typeof b === 'number' ? constantFromBV(b, 8) : b);
+    }
+  }
+
+  /** Load at a symbolic 32-bit offset. */
+  readSym(os: ObjectState, off: Expr, t: Type): Val {
+    return this.fromBytes(t, (i) => os.read8Sym(builder.add(off, constantFromBV(i, 32))), 0);
+  }
+}
+
+/** For aggregates: which of the n bytes are padding (not written by a store of the type). */
+function paddingMask(io: MemIO, t: Type, n: number): boolean[] {
+  const covered = new Array<boolean>(n).fill(false);
+  const mark = (ty: Type, off: number): void => {
+    if (ty.kind === TypeKind.Struct) {
+      const st = ty as StructType;
+      const l = io.dl.structLayout(st);
+      st.elements.forEach((e, i) => mark(e, off + l.offsets[i]!));
+    } else if (ty.kind === TypeKind.Array) {
+      const at = ty as ArrayType;
+      const stride = io.dl.typeAllocSize(at.element);
+      for (let i = 0; i < at.length; i++) mark(at.element, off + i * stride);
+    } else {
+      const s = io.dl.typeStoreSize(ty);
+      for (let i = 0; i < s && off + i < n; i++) covered[off + i] = true;
+    }
+  };
+  mark(t, 0);
+  return covered.map((c) => !c);
+}
+
+/** Elements of eb bits (eb not a multiple of 8) packed into one integer, element 0 lowest. */
+function packBits(vals: readonly Val[], eb: number): Scalar {
+  const w = eb * vals.length;
+  if (vals.some((v) => typeof v === 'object')) {
+    let e: Expr | null = null;
+    for (let i = vals.length - 1; i >= 0; i--) {
+      const x = toExpr(vals[i] as Scalar, eb);
+      e = e === null ? x : builder.concat(e, x);
+    }
+    return fromExpr(e!);
+  }
+  let u = 0n;
+  for (let i = vals.length - 1; i >= 0; i--) u = (u << BigInt(eb)) | toUBig(vals[i] as number | bigint, eb);
+  return intFrom(u, w);
+}
+
+function unpackBits(v: Scalar, eb: number, count: number): Val[] {
+  const out: Val[] = [];
+  if (typeof v === 'object') {
+    for (let i = 0; i < count; i++) out.push(fromExpr(builder.extract(v, i * eb, eb)));
+    return out;
+  }
+  let u = toUBig(v, eb * count);
+  for (let i = 0; i < count; i++) {
+    out.push(intFrom(u & ((1n << BigInt(eb)) - 1n), eb));
+    u >>= BigInt(eb);
+  }
+  return out;
+}

@@ -1,0 +1,93 @@
+/**
+ * Every option of an exploration, in one typed object with KLEE's names and defaults
+ * (DESIGN decision 10). The CLI (`tsklee run`) maps its flags onto this; library users pass
+ * a Partial<EngineOptions>.
+ */
+
+export type LibcKind = 'none';
+
+export interface EngineOptions {
+  /** Function to start in (KLEE's --entry-point). Default 'main'. */
+  entryPoint: string;
+  /** Program arguments after the program name (argv[1..]); argv[0] is `programName`. */
+  programArgs: string[];
+  /** argv[0] and the first `args` entry of every .ktest (KLEE uses the bitcode path). */
+  programName: string;
+  /** Searcher names, KLEE's --search values (several: interleaved). Default ['random-path', 'nurs:covnew'] as KLEE. */
+  search: string[];
+  /** Seed of the run's one PRNG (--seed; KLEE's --rng-initial-seed). Default 5489. */
+  seed: number;
+  /** Stop after this many seconds (--max-time; 0 = no limit). */
+  maxTime: number;
+  /** Stop after this many instructions (--max-instructions; 0 = no limit). */
+  maxInstructions: number;
+  /** Stop forking after this many forks (--max-forks; -1 = no limit). */
+  maxForks: number;
+  /** Only allow this many symbolic branches per path (--max-depth; 0 = no limit). */
+  maxDepth: number;
+  /** Stop forking above this much heap used by tsklee, in MB (--max-memory; 0 = no limit). Default 2000. */
+  maxMemory: number;
+  /** Per-query solver timeout in seconds (--max-solver-time; 0 = none). */
+  maxSolverTime: number;
+  /** Only write tests for states that covered new code (--only-output-states-covering-new). */
+  onlyOutputStatesCoveringNew: boolean;
+  /** One test per error occurrence instead of one per (instruction, message) (--emit-all-errors). */
+  emitAllErrors: boolean;
+  /** Stop the run at the first error of these kinds (KLEE's --exit-on-error-type: Ptr, Abort, Assert, …). */
+  exitOnErrorType: string[];
+  /** Write each test's path condition as SMT-LIB2 (testNNNNNN.smt2). */
+  writeSmt2s: boolean;
+  /** Write a .kquery file per test. */
+  writeKQueries: boolean;
+  /** Check divisions for a zero divisor (KLEE's --check-div-zero). Default true. */
+  checkDivZero: boolean;
+  /** Check shifts for an amount ≥ the width (KLEE's --check-overshift). Default true. */
+  checkOvershift: boolean;
+  /** Turn remaining states into tests when stopping early (--dump-states-on-halt). Default true. */
+  dumpStatesOnHalt: boolean;
+  /** Which C library the program is linked with; only 'none' for now (--libc). */
+  libc: LibcKind;
+  /** Largest number of instructions one state runs before the searcher is asked again. */
+  quantum: number;
+  /** Merge states at klee_close_merge (KLEE's --use-merge); without it the calls are ignored. */
+  useMerge: boolean;
+  /** Largest stack depth (frames) before a state ends with an error. Default 10000. */
+  maxStackFrames: number;
+  /**
+   * Replay a test: klee_make_symbolic (and klee_int, klee_range) give the test's objects, in
+   * order, instead of symbolic values, so the run follows the test's path concretely.
+   */
+  replay?: { objects: { name: string; bytes: Uint8Array }[] };
+}
+
+export const DEFAULT_OPTIONS: EngineOptions = {
+  entryPoint: 'main',
+  programArgs: [],
+  programName: 'prog.bc',
+  search: [],
+  seed: 5489,
+  maxTime: 0,
+  maxInstructions: 0,
+  maxForks: -1,
+  maxDepth: 0,
+  maxMemory: 2000,
+  maxSolverTime: 0,
+  onlyOutputStatesCoveringNew: false,
+  emitAllErrors: false,
+  exitOnErrorType: [],
+  writeSmt2s: false,
+  writeKQueries: false,
+  checkDivZero: true,
+  checkOvershift: true,
+  dumpStatesOnHalt: true,
+  libc: 'none',
+  quantum: 10000,
+  maxStackFrames: 10000,
+  useMerge: false,
+};
+
+export function resolveOptions(o: Partial<EngineOptions> = {}): EngineOptions {
+  const r: EngineOptions = { ...DEFAULT_OPTIONS };
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) (r as unknown as Record<string, unknown>)[k] = v;
+  return r;
+}

@@ -1,0 +1,381 @@
+/**
+ * Semantics of scalar IR operations on register values (see values.ts), shared by the
+ * interpreter's general paths, vectors (element by element) and constant folding.
+ *
+ * Integer operations accept symbolic operands (they build expressions). Floating-point
+ * operations take concrete numbers: the executor concretizes symbolic floats first, as KLEE
+ * does (KLEE has no symbolic floating point either).
+ */
+import { Opcode, Predicate } from '../ir/opcodes.js';
+import { TypeKind, type FloatType, type IntegerType, type Type, type VectorType } from '../ir/types.js';
+import { builder } from '../expr/builder.js';
+import type { Expr } from '../expr/expr.js';
+import { ExprKind, type BinaryKind } from '../expr/kinds.js';
+import {
+  bitsToDouble,
+  bitsToFloat,
+  bitsToHalf,
+  doubleToBits,
+  floatToBits,
+  fromExpr,
+  halfToBits,
+  intBinary,
+  intFrom,
+  intSExt,
+  intTrunc,
+  intZExt,
+  roundHalf,
+  toExpr,
+  toSBig,
+  toUBig,
+  type Scalar,
+  type Val,
+} from './values.js';
+
+/** The ExprKind of an integer binary opcode. */
+export function intOpKind(op: Opcode): BinaryKind {
+  switch (op) {
+    case Opcode.Add:
+      return ExprKind.Add;
+    case Opcode.Sub:
+      return ExprKind.Sub;
+    case Opcode.Mul:
+      return ExprKind.Mul;
+    case Opcode.UDiv:
+      return ExprKind.UDiv;
+    case Opcode.SDiv:
+      return ExprKind.SDiv;
+    case Opcode.URem:
+      return ExprKind.URem;
+    case Opcode.SRem:
+      return ExprKind.SRem;
+    case Opcode.Shl:
+      return ExprKind.Shl;
+    case Opcode.LShr:
+      return ExprKind.LShr;
+    case Opcode.AShr:
+      return ExprKind.AShr;
+    case Opcode.And:
+      return ExprKind.And;
+    case Opcode.Or:
+      return ExprKind.Or;
+    case Opcode.Xor:
+      return ExprKind.Xor;
+    default:
+      throw new Error(`not an integer binary opcode: ${Opcode[op]}`);
+  }
+}
+
+/** Width of an integer or pointer type (pointers are 64-bit). */
+export function intWidth(t: Type): number {
+  if (t.kind === TypeKind.Integer) return (t as IntegerType).bits;
+  if (t.kind === TypeKind.Pointer) return 64;
+  throw new Error(`not an integer type: ${TypeKind[t.kind]}`);
+}
+
+export function isFloatKind(k: TypeKind): boolean {
+  return k >= TypeKind.Half && k <= TypeKind.PPC_FP128;
+}
+
+/** Round a double to the precision of a floating-point type. */
+export function roundTo(kind: TypeKind, x: number): number {
+  switch (kind) {
+    case TypeKind.Float:
+      return Math.fround(x);
+    case TypeKind.Half:
+      return roundHalf(x);
+    case TypeKind.BFloat: {
+      const b = floatToBits(x);
+      // round to nearest even on the upper 16 bits of the float
+      const r = (b + 0x7fff + ((b >>> 16) & 1)) >>> 16;
+      return Number.isNaN(x) ? x : bitsToFloat((r << 16) >>> 0);
+    }
+    default:
+      return x;
+  }
+}
+
+/** Integer comparison (any width, concrete or symbolic); returns 0/1 or a width-1 expression. */
+export function icmp(pred: number, w: number, x: Scalar, y: Scalar): Scalar {
+  if (typeof x !== 'object' && typeof y !== 'object') return icmpConcrete(pred, w, x, y) ? 1 : 0;
+  const l = toExpr(x, w);
+  const r = toExpr(y, w);
+  let e: Expr;
+  switch (pred) {
+    case Predicate.ICMP_EQ:
+      e = builder.eq(l, r);
+      break;
+    case Predicate.ICMP_NE:
+      e = builder.ne(l, r);
+      break;
+    case Predicate.ICMP_UGT:
+      e = builder.ugt(l, r);
+      break;
+    case Predicate.ICMP_UGE:
+      e = builder.uge(l, r);
+      break;
+    case Predicate.ICMP_ULT:
+      e = builder.ult(l, r);
+      break;
+    case Predicate.ICMP_ULE:
+      e = builder.ule(l, r);
+      break;
+    case Predicate.ICMP_SGT:
+      e = builder.sgt(l, r);
+      break;
+    case Predicate.ICMP_SGE:
+      e = builder.sge(l, r);
+      break;
+    case Predicate.ICMP_SLT:
+      e = builder.slt(l, r);
+      break;
+    case Predicate.ICMP_SLE:
+      e = builder.sle(l, r);
+      break;
+    default:
+      throw new Error(`bad icmp predicate ${pred}`);
+  }
+  return fromExpr(e);
+}
+
+/** Unsigned less-than on canonical values of one width (wide values are signed numbers/bigints). */
+function ultWide(x: number | bigint, y: number | bigint): boolean {
+  const nx = x < 0;
+  const ny = y < 0;
+  return nx === ny ? x < y : ny;
+}
+
+export function icmpConcrete(pred: number, w: number, x: number | bigint, y: number | bigint): boolean {
+  if (w <= 32) {
+    const a = x as number;
+    const b = y as number;
+    switch (pred) {
+      case Predicate.ICMP_EQ:
+        return a === b;
+      case Predicate.ICMP_NE:
+        return a !== b;
+      case Predicate.ICMP_UGT:
+        return a > b;
+      case Predicate.ICMP_UGE:
+        return a >= b;
+      case Predicate.ICMP_ULT:
+        return a < b;
+      case Predicate.ICMP_ULE:
+        return a <= b;
+    }
+    const sa = w === 32 ? a | 0 : (a << (32 - w)) >> (32 - w);
+    const sb = w === 32 ? b | 0 : (b << (32 - w)) >> (32 - w);
+    switch (pred) {
+      case Predicate.ICMP_SGT:
+        return sa > sb;
+      case Predicate.ICMP_SGE:
+        return sa >= sb;
+      case Predicate.ICMP_SLT:
+        return sa < sb;
+      case Predicate.ICMP_SLE:
+        return sa <= sb;
+    }
+    throw new Error(`bad icmp predicate ${pred}`);
+  }
+  switch (pred) {
+    case Predicate.ICMP_EQ:
+      return x === y;
+    case Predicate.ICMP_NE:
+      return x !== y;
+    case Predicate.ICMP_UGT:
+      return ultWide(y, x);
+    case Predicate.ICMP_UGE:
+      return !ultWide(x, y);
+    case Predicate.ICMP_ULT:
+      return ultWide(x, y);
+    case Predicate.ICMP_ULE:
+      return !ultWide(y, x);
+    case Predicate.ICMP_SGT:
+      return x > y;
+    case Predicate.ICMP_SGE:
+      return x >= y;
+    case Predicate.ICMP_SLT:
+      return x < y;
+    case Predicate.ICMP_SLE:
+      return x <= y;
+  }
+  throw new Error(`bad icmp predicate ${pred}`);
+}
+
+export function fcmp(pred: number, x: number, y: number): number {
+  const uno = Number.isNaN(x) || Number.isNaN(y);
+  switch (pred) {
+    case Predicate.FCMP_FALSE:
+      return 0;
+    case Predicate.FCMP_TRUE:
+      return 1;
+    case Predicate.FCMP_ORD:
+      return uno ? 0 : 1;
+    case Predicate.FCMP_UNO:
+      return uno ? 1 : 0;
+    case Predicate.FCMP_OEQ:
+      return !uno && x === y ? 1 : 0;
+    case Predicate.FCMP_OGT:
+      return !uno && x > y ? 1 : 0;
+    case Predicate.FCMP_OGE:
+      return !uno && x >= y ? 1 : 0;
+    case Predicate.FCMP_OLT:
+      return !uno && x < y ? 1 : 0;
+    case Predicate.FCMP_OLE:
+      return !uno && x <= y ? 1 : 0;
+    case Predicate.FCMP_ONE:
+      return !uno && x !== y ? 1 : 0;
+    case Predicate.FCMP_UEQ:
+      return uno || x === y ? 1 : 0;
+    case Predicate.FCMP_UGT:
+      return uno || x > y ? 1 : 0;
+    case Predicate.FCMP_UGE:
+      return uno || x >= y ? 1 : 0;
+    case Predicate.FCMP_ULT:
+      return uno || x < y ? 1 : 0;
+    case Predicate.FCMP_ULE:
+      return uno || x <= y ? 1 : 0;
+    case Predicate.FCMP_UNE:
+      return uno || x !== y ? 1 : 0;
+  }
+  throw new Error(`bad fcmp predicate ${pred}`);
+}
+
+export function fpBinary(op: Opcode, kind: TypeKind, x: number, y: number): number {
+  let r: number;
+  switch (op) {
+    case Opcode.FAdd:
+      r = x + y;
+      break;
+    case Opcode.FSub:
+      r = x - y;
+      break;
+    case Opcode.FMul:
+      r = x * y;
+      break;
+    case Opcode.FDiv:
+      r = x / y;
+      break;
+    case Opcode.FRem:
+      r = x % y; // fmod: the sign of the dividend, as C and LLVM
+      break;
+    default:
+      throw new Error(`not a floating-point binary opcode: ${Opcode[op]}`);
+  }
+  return roundTo(kind, r);
+}
+
+/**
+ * fptosi/fptoui as KLEE computes them (APFloat::convertToInteger, rounding toward zero):
+ * out-of-range values saturate, NaN gives 0.
+ */
+export function fpToInt(x: number, w: number, signed: boolean): number | bigint {
+  if (Number.isNaN(x)) return 0;
+  const t = Math.trunc(x);
+  if (signed) {
+    const min = -(2n ** BigInt(w - 1));
+    const max = 2n ** BigInt(w - 1) - 1n;
+    let v: bigint;
+    if (!Number.isFinite(t)) v = t < 0 ? min : max;
+    else {
+      v = BigInt(t);
+      if (v < min) v = min;
+      else if (v > max) v = max;
+    }
+    return intFrom(v, w);
+  }
+  const max = 2n ** BigInt(w) - 1n;
+  let v: bigint;
+  if (!Number.isFinite(t)) v = t < 0 ? 0n : max;
+  else {
+    v = BigInt(t);
+    if (v < 0n) v = 0n;
+    else if (v > max) v = max;
+  }
+  return intFrom(v, w);
+}
+
+/** Integer (concrete) to floating point of a type kind. */
+export function intToFp(v: number | bigint, w: number, signed: boolean, kind: TypeKind): number {
+  const n = signed ? Number(toSBig(v, w)) : Number(toUBig(v, w));
+  return roundTo(kind, n);
+}
+
+/** The integer bits of a concrete float/double/half value (for bitcast and memory). */
+export function fpToBits(kind: TypeKind, x: number): number | bigint {
+  switch (kind) {
+    case TypeKind.Float:
+      return floatToBits(x);
+    case TypeKind.Double:
+      return doubleToBits(x);
+    case TypeKind.Half:
+      return halfToBits(x);
+    case TypeKind.BFloat:
+      return floatToBits(x) >>> 16;
+    default:
+      throw new Error(`fpToBits: ${TypeKind[kind]} has no integer image here`);
+  }
+}
+
+export function bitsToFp(kind: TypeKind, v: number | bigint): number {
+  switch (kind) {
+    case TypeKind.Float:
+      return bitsToFloat(v as number);
+    case TypeKind.Double:
+      return bitsToDouble(v);
+    case TypeKind.Half:
+      return bitsToHalf(v as number);
+    case TypeKind.BFloat:
+      return bitsToFloat(((v as number) << 16) >>> 0);
+    default:
+      throw new Error(`bitsToFp: ${TypeKind[kind]}`);
+  }
+}
+
+/** An integer cast (trunc/zext/sext) of a scalar. */
+export function intCast(op: Opcode, v: Scalar, from: number, to: number): Scalar {
+  switch (op) {
+    case Opcode.Trunc:
+      return intTrunc(v, from, to);
+    case Opcode.ZExt:
+      return intZExt(v, from, to);
+    case Opcode.SExt:
+      return intSExt(v, from, to);
+    default:
+      throw new Error(`not an integer cast: ${Opcode[op]}`);
+  }
+}
+
+/** An integer binary operation without the division-by-zero / overshift checks. */
+export function intBinaryOp(op: Opcode, w: number, x: Scalar, y: Scalar): Scalar {
+  return intBinary(intOpKind(op), w, x, y);
+}
+
+/** The element type of a vector type, or the type itself. */
+export function elementType(t: Type): Type {
+  return t.kind === TypeKind.Vector ? (t as VectorType).element : t;
+}
+
+export function floatKind(t: Type): TypeKind {
+  return (elementType(t) as FloatType).kind;
+}
+
+/** The zero value of a type (also what undef and poison evaluate to). */
+export function zeroValue(t: Type): Val {
+  switch (t.kind) {
+    case TypeKind.Vector: {
+      const v = t as VectorType;
+      return Array.from({ length: v.length }, () => zeroValue(v.element));
+    }
+    case TypeKind.Array: {
+      const a = t as unknown as { element: Type; length: number };
+      return Array.from({ length: a.length }, () => zeroValue(a.element));
+    }
+    case TypeKind.Struct: {
+      const s = t as unknown as { elements: readonly Type[] };
+      return s.elements.map(zeroValue);
+    }
+    default:
+      return 0;
+  }
+}

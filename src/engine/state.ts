@@ -1,0 +1,154 @@
+/**
+ * An execution state (KLEE's ExecutionState): one path through the program.
+ *
+ * Forking is cheap (DESIGN decision 6): the address space is shared copy-on-write, the
+ * constraint set is shared copy-on-write (solver/layers/constraint-set.ts), and stack
+ * frames are shared until a state writes into one (`frozen` frames are cloned on demand).
+ */
+import type { Expr } from '../expr/expr.js';
+import type { ExprArray } from '../expr/array.js';
+import type { AddressSpace } from '../memory/address-space.js';
+import type { Allocator } from '../memory/allocator.js';
+import type { MemoryObject } from '../memory/memory-object.js';
+import type { PTreeNode, SearchableState } from './searchers/searcher.js';
+import type { KFunction } from './prepare/kinst.js';
+import type { Val } from './values.js';
+import { ConstraintSet } from '../solver/layers/constraint-set.js';
+import type { Termination } from './errors.js';
+import type { MergeGroup } from './merge.js';
+
+export class StackFrame {
+  /** Heap-like objects of this frame, freed when it returns (allocas). */
+  allocas: MemoryObject[] | null = null;
+  /** The variadic arguments of this call (KLEE lays them all out in one object). */
+  varargs: MemoryObject | null = null;
+  /** Shared with another state since a fork: clone before writing. */
+  frozen = false;
+
+  constructor(
+    readonly kf: KFunction,
+    public regs: Val[],
+    /** pc of the call instruction in the caller's frame (-1 for an entry function). */
+    readonly callerPc: number,
+  ) {}
+
+  clone(): StackFrame {
+    const f = new StackFrame(this.kf, this.regs.slice(), this.callerPc);
+    f.allocas = this.allocas === null ? null : this.allocas.slice();
+    f.varargs = this.varargs;
+    return f;
+  }
+}
+
+export interface SymbolicObject {
+  mo: MemoryObject;
+  array: ExprArray;
+}
+
+export interface PendingError {
+  message: string;
+  kind: Termination;
+  info?: string;
+  suffix?: string;
+}
+
+export enum StateStatus {
+  Running,
+  Terminated,
+}
+
+export class ExecutionState implements SearchableState {
+  depth = 0;
+  queryCostMs = 0;
+  instsSinceCovNew = 0;
+  ptreeNode: PTreeNode | null = null;
+  /** Covered an instruction no state had executed before (--only-output-states-covering-new). */
+  coveredNew = false;
+  status = StateStatus.Running;
+  /** Index in the top frame's instructions of the next instruction. */
+  pc = 0;
+  /** The instruction being executed (for error locations). */
+  prevPc = 0;
+  steppedInstructions = 0;
+  forkDisabled = false;
+  symbolics: SymbolicObject[] = [];
+  /** Conditions the test generator tries to satisfy (klee_prefer_cex). */
+  cexPreferences: Expr[] = [];
+  /** Entry functions still to run after the current one returns (ctors, main, dtors). */
+  entryQueue: KFunction[] = [];
+  /** Objects of main's argv/envp, kept for the test's args. */
+  argvObjects: MemoryObject[] = [];
+  /**
+   * An error to report when the state next runs. KLEE checks divisions and shifts in runtime
+   * functions that fork first and fail afterwards, so the searcher runs the other side first;
+   * deferring the report keeps that order.
+   */
+  pendingError: PendingError | null = null;
+  /** Open merge regions, innermost last (klee_open_merge). */
+  openMergeStack: MergeGroup[] = [];
+  /** Next object of the test being replayed (EngineOptions.replay). */
+  replayPosition = 0;
+  /** What main returned or exit() was given (undefined if neither happened yet). */
+  exitValue: Val | undefined = undefined;
+  /** Set by a handler that wants the current step to end (the searcher picks again). */
+  yieldStep = false;
+
+  constructor(
+    readonly id: number,
+    public stack: StackFrame[],
+    public constraints: ConstraintSet,
+    public addressSpace: AddressSpace,
+    public allocator: Allocator,
+  ) {}
+
+  get top(): StackFrame {
+    return this.stack[this.stack.length - 1]!;
+  }
+
+  /**
+   * The other side of a fork (KLEE's ExecutionState::branch): depth grows on both sides, the
+   * copy gets a new id and starts with coveredNew false.
+   */
+  branch(newId: number): ExecutionState {
+    this.depth++;
+    for (const f of this.stack) f.frozen = true;
+    const s = new ExecutionState(newId, this.stack.slice(), this.constraints.fork(), this.addressSpace.fork(), this.allocator.clone());
+    s.depth = this.depth;
+    s.pc = this.pc;
+    s.prevPc = this.prevPc;
+    s.steppedInstructions = this.steppedInstructions;
+    s.instsSinceCovNew = this.instsSinceCovNew;
+    s.queryCostMs = 0;
+    s.forkDisabled = this.forkDisabled;
+    s.symbolics = this.symbolics.slice();
+    s.cexPreferences = this.cexPreferences.slice();
+    s.entryQueue = this.entryQueue.slice();
+    s.argvObjects = this.argvObjects;
+    s.replayPosition = this.replayPosition;
+    s.openMergeStack = this.openMergeStack.slice();
+    for (const g of s.openMergeStack) g.running++;
+    return s;
+  }
+
+  /** Make the top frame writable by this state (after a fork it is shared). */
+  thawTop(): StackFrame {
+    const i = this.stack.length - 1;
+    let f = this.stack[i]!;
+    if (f.frozen) {
+      f = f.clone();
+      this.stack[i] = f;
+    }
+    return f;
+  }
+
+  /** Add a constraint the caller knows to be feasible on this path (false if it is not). */
+  addConstraint(e: Expr): boolean {
+    return this.constraints.add(e);
+  }
+
+  /** Names of the arrays made symbolic so far (for unique naming). */
+  hasArrayName(name: string): boolean {
+    for (const s of this.symbolics) if (s.array.name === name) return true;
+    return false;
+  }
+}

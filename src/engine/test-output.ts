@@ -1,0 +1,203 @@
+/**
+ * What an ended state leaves behind (KLEE's KleeHandler::processTestCase and
+ * Executor::terminateStateOn*): a .ktest with a model of its path condition, an .err report
+ * for errors (one per (instruction, message) unless --emit-all-errors), an .early file for
+ * states stopped early; and the counters of the final summary.
+ */
+import type { KTest } from '../output/ktest.js';
+import { formatErrFile, type StackFrameInfo } from '../output/err-file.js';
+import type { WriteTestExtras } from '../output/output-dir.js';
+import { toSmtLib2 } from '../expr/smtlib.js';
+import { printKQuery } from '../expr/kquery.js';
+import { TRUE } from '../expr/expr.js';
+import { builder } from '../expr/builder.js';
+import { isSolverFailure } from '../solver/solver.js';
+import type { Executor } from './executor.js';
+import type { ExecutionState } from './state.js';
+import { ERR_SUFFIX, EXIT_ON_ERROR_NAMES, Termination } from './errors.js';
+import { toUBig, type Val } from './values.js';
+import type { KInst } from './prepare/kinst.js';
+import { TypeKind, type IntegerType } from '../ir/types.js';
+import { Assembly } from './assembly.js';
+
+/** Where tests and messages go: an OutputDir, or an in-memory collector (tests, library use). */
+export interface RunOutput {
+  writeTest(ktest: KTest | null, extras?: WriteTestExtras): number;
+  appendMessage(text: string): void;
+  appendWarning(text: string, kind?: 'WARNING' | 'WARNING ONCE' | 'ERROR'): void;
+  /** Write a file of the run (assembly.ll), when the output can hold one. */
+  writeFile?(name: string, text: string): void;
+}
+
+/** A RunOutput keeping everything in memory. */
+export class MemoryOutput implements RunOutput {
+  readonly tests: { id: number; ktest: KTest | null; extras: WriteTestExtras }[] = [];
+  readonly messages: string[] = [];
+  readonly warnings: string[] = [];
+
+  writeTest(ktest: KTest | null, extras: WriteTestExtras = {}): number {
+    const id = this.tests.length + 1;
+    this.tests.push({ id, ktest, extras });
+    return id;
+  }
+
+  appendMessage(text: string): void {
+    this.messages.push(text);
+  }
+
+  appendWarning(text: string, kind: 'WARNING' | 'WARNING ONCE' | 'ERROR' = 'WARNING'): void {
+    this.warnings.push(`${kind}: ${text}`);
+  }
+}
+
+export class TestWriter {
+  completedPaths = 0;
+  exploredPaths = 0;
+  generatedTests = 0;
+  testsNumbered = 0;
+  errors = 0;
+  private readonly emittedErrors = new Set<string>();
+  private readonly assembly: Assembly;
+  private assemblyWritten = false;
+  private readonly exitOn: Set<Termination>;
+
+  constructor(
+    readonly ex: Executor,
+    readonly output: RunOutput,
+  ) {
+    this.assembly = new Assembly(ex.km.module);
+    this.exitOn = new Set(ex.opts.exitOnErrorType.map((n) => EXIT_ON_ERROR_NAMES[n]).filter((t): t is Termination => t !== undefined));
+  }
+
+  private shouldWriteTest(st: ExecutionState): boolean {
+    return !this.ex.opts.onlyOutputStatesCoveringNew || st.coveredNew;
+  }
+
+  onExit(st: ExecutionState): void {
+    this.completedPaths++;
+    this.exploredPaths++;
+    const id = this.shouldWriteTest(st) ? this.processTestCase(st, {}) : 0;
+    this.ex.events.onStateEnd?.({ stateId: st.id, testId: id, kind: Termination.Exit, exitValue: st.exitValue });
+  }
+
+  onEarly(st: ExecutionState, message: string, kind: Termination): void {
+    this.exploredPaths++;
+    const id = this.shouldWriteTest(st) ? this.processTestCase(st, { early: `${message}\n` }) : 0;
+    this.ex.events.onStateEnd?.({ stateId: st.id, testId: id, kind, message });
+  }
+
+  onError(st: ExecutionState, message: string, kind: Termination, info?: string, suffix?: string): void {
+    this.exploredPaths++;
+    const ki = this.ex.currentInst(st);
+    const key = `${ki?.gid ?? -1}\u0000${message}`;
+    if (!this.ex.opts.emitAllErrors && this.emittedErrors.has(key)) {
+      this.ex.events.onStateEnd?.({ stateId: st.id, testId: 0, kind, message });
+      return;
+    }
+    this.emittedErrors.add(key);
+    this.errors++;
+    const where = ki !== null && ki.file !== '' ? `${ki.file}:${ki.line}: ` : '(location information missing) ';
+    this.ex.writer.output.appendMessage(`ERROR: ${where}${message}`);
+    this.ex.events.onLog?.(`ERROR: ${where}${message}`, 'error');
+    if (!this.ex.opts.emitAllErrors) this.ex.message('NOTE: now ignoring this error at this location');
+    this.writeAssembly();
+    const text = formatErrFile({
+      message,
+      file: ki?.file || undefined,
+      line: ki?.line,
+      assemblyLine: ki !== null ? this.assembly.lineOf(ki.inst) : undefined,
+      stateId: st.id,
+      stack: this.stackInfo(st),
+      info,
+    });
+    const extras: WriteTestExtras = {};
+    if (suffix !== undefined) {
+      // klee_report_error chooses the whole suffix ("div.err", "user.err", or anything)
+      if (suffix.endsWith('.err')) {
+        extras.errKind = suffix.slice(0, -4);
+        extras.errText = text;
+      } else extras.files = { [suffix]: text };
+    } else {
+      extras.errKind = ERR_SUFFIX[kind] ?? 'exec';
+      extras.errText = text;
+    }
+    const id = this.processTestCase(st, extras);
+    this.ex.events.onStateEnd?.({ stateId: st.id, testId: id, kind, message });
+    if (this.exitOn.has(kind)) this.ex.halt(`exit on error type: ${message}`);
+  }
+
+  /** The stack of an error report, innermost frame first (KLEE's ExecutionState::dumpStack). */
+  stackInfo(st: ExecutionState): StackFrameInfo[] {
+    const out: StackFrameInfo[] = [];
+    let pc = st.prevPc;
+    for (let i = st.stack.length - 1; i >= 0; i--) {
+      const f = st.stack[i]!;
+      const ki: KInst | undefined = f.kf.insts[pc];
+      const args = f.kf.fn.args.map((a, j) => {
+        const v: Val = f.regs[f.kf.argBase + j]!;
+        const w = a.type.kind === TypeKind.Integer ? (a.type as IntegerType).bits : 64;
+        return { name: a.name, value: typeof v === 'number' || typeof v === 'bigint' ? printArg(v, w) : undefined };
+      });
+      out.push({ fn: f.kf.name, assemblyLine: ki !== undefined ? this.assembly.lineOf(ki.inst) : 0, file: ki?.file || undefined, line: ki?.line, args });
+      pc = f.callerPc;
+    }
+    return out;
+  }
+
+  /** assembly.ll, the first time a report refers to it. */
+  private writeAssembly(): void {
+    if (this.assemblyWritten || this.output.writeFile === undefined) return;
+    this.assemblyWritten = true;
+    this.output.writeFile('assembly.ll', this.assembly.text);
+  }
+
+  /** Write one test for st (a .ktest when its inputs can be computed, plus extras). */
+  private processTestCase(st: ExecutionState, extras: WriteTestExtras): number {
+    const ex = this.ex;
+    const ktest = this.symbolicSolution(st);
+    if (ktest === null) ex.warning('unable to get symbolic solution, losing test case');
+    const files: Record<string, string | Uint8Array> = { ...(extras.files ?? {}) };
+    if (ex.opts.writeSmt2s) files.smt2 = toSmtLib2(st.constraints.toArray().length > 0 ? [...st.constraints.toArray()] : [TRUE]).text;
+    if (ex.opts.writeKQueries) files.kquery = st.constraints.toArray().map((c) => printKQuery(c)).join('\n') + '\n';
+    const id = this.output.writeTest(ktest, { ...extras, files });
+    this.testsNumbered = Math.max(this.testsNumbered, id);
+    if (ktest !== null) this.generatedTests++;
+    return id;
+  }
+
+  /** The test inputs of st: a model of its constraints (KLEE's getSymbolicSolution). */
+  symbolicSolution(st: ExecutionState): KTest | null {
+    const ex = this.ex;
+    const args = [ex.opts.programName, ...ex.opts.programArgs];
+    const arrays = st.symbolics.map((s) => s.array);
+    let values: Uint8Array[] | null = [];
+    if (arrays.length > 0) {
+      try {
+        const constraints = [...st.constraints.toArray()];
+        // Try each preference (klee_prefer_cex) in turn; keep those the path allows.
+        for (const p of st.cexPreferences) {
+          const ok = !ex.solver.computeTruth({ constraints, expr: builder.not(p) });
+          if (ok) constraints.push(p);
+        }
+        values = ex.solver.computeInitialValues({ constraints, expr: TRUE }, arrays);
+        ex.queries++;
+      } catch (e) {
+        if (!isSolverFailure(e)) throw e;
+        values = null;
+      }
+    }
+    if (values === null) return null;
+    return {
+      version: 3,
+      args,
+      symArgvs: 0,
+      symArgvLen: 0,
+      objects: st.symbolics.map((s, i) => ({ name: s.mo.name, bytes: values![i] ?? new Uint8Array(s.mo.size) })),
+    };
+  }
+}
+
+/** KLEE prints constant arguments as unsigned decimal. */
+function printArg(v: number | bigint, w: number): string {
+  return toUBig(v, w).toString();
+}

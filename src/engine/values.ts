@@ -1,0 +1,356 @@
+/**
+ * How the interpreter represents the value of an SSA register (DESIGN decision 5: concrete
+ * values stay cheap, an Expr appears only where a value is symbolic).
+ *
+ *   iN, N ≤ 32        a number, the unsigned value in [0, 2^N)            (like expr/bv.ts)
+ *   iN, N > 32        the SIGNED value: a number when |v| ≤ 2^53 − 1, else a bigint
+ *                     (BigInt.asIntN(N, v)); exactly one representation per value, so `===`
+ *                     is equality. Signed, because i64 values near zero are overwhelmingly
+ *                     common and negative ones would otherwise all be bigints.
+ *   ptr               as i64 (addresses are below 2^48, so always numbers)
+ *   half/float/double a number (float and half rounded to their precision)
+ *   x86_fp80, fp128   a number: tsklee computes long double arithmetic in double precision
+ *                     (a documented caveat); loads and stores convert the exact 10/16-byte
+ *                     formats
+ *   symbolic scalar   an Expr of the type's bit width (floats: their bit pattern)
+ *   vector, struct,   a JS array of the element values (each as above)
+ *   array
+ *
+ * Undef and poison are 0, as in KLEE.
+ */
+import { builder } from '../expr/builder.js';
+import { foldBinary, toBigInt, type BV } from '../expr/bv.js';
+import { constantFromBV, type Expr } from '../expr/expr.js';
+import { ExprKind, type BinaryKind } from '../expr/kinds.js';
+
+export type Scalar = number | bigint | Expr;
+/** Any register value. */
+export type Val = number | bigint | Expr | Val[];
+
+const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE_BIG = -MAX_SAFE_BIG;
+
+export function isExprVal(v: unknown): v is Expr {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The canonical representation of a signed wide value already reduced to its width. */
+export function wideFromBig(b: bigint): number | bigint {
+  return b >= MIN_SAFE_BIG && b <= MAX_SAFE_BIG ? Number(b) : b;
+}
+
+/** Canonical wide (N > 32) value of any integer, reduced modulo 2^N. */
+export function wideNorm(b: bigint, w: number): number | bigint {
+  return wideFromBig(BigInt.asIntN(w, b));
+}
+
+/** Canonical value of width w from any integer (number or bigint, any sign, any magnitude). */
+export function intFrom(v: number | bigint, w: number): number | bigint {
+  if (w <= 32) {
+    if (typeof v === 'number') {
+      if (w === 32) return v >>> 0 === v ? v : Number(BigInt.asUintN(32, BigInt(v)));
+      const m = 2 ** w;
+      if (v >= 0 && v < m) return v;
+      if (Number.isSafeInteger(v)) return ((v % m) + m) % m;
+      return Number(BigInt.asUintN(w, BigInt(v)));
+    }
+    return Number(BigInt.asUintN(w, v));
+  }
+  if (typeof v === 'number') {
+    if (Number.isSafeInteger(v) && (w >= 54 || (v >= -(2 ** (w - 1)) && v < 2 ** (w - 1)))) return v;
+    return wideNorm(BigInt(v), w);
+  }
+  return wideNorm(v, w);
+}
+
+/** The unsigned value of a concrete integer of width w as a bigint. */
+export function toUBig(v: number | bigint, w: number): bigint {
+  if (w <= 32) return BigInt(v);
+  return BigInt.asUintN(w, typeof v === 'bigint' ? v : BigInt(v));
+}
+
+/** The signed value of a concrete integer of width w as a bigint. */
+export function toSBig(v: number | bigint, w: number): bigint {
+  if (w <= 32) return BigInt.asIntN(w, BigInt(v));
+  return typeof v === 'bigint' ? v : BigInt(v);
+}
+
+/** The signed value as a number (may lose precision beyond 2^53; used for sizes, indices). */
+export function toSNum(v: number | bigint, w: number): number {
+  if (w <= 32) return w === 32 ? (v as number) | 0 : (((v as number) << (32 - w)) >> (32 - w));
+  return Number(v);
+}
+
+/** The unsigned value as a number (may lose precision beyond 2^53). */
+export function toUNum(v: number | bigint, w: number): number {
+  if (w <= 32) return v as number;
+  if (typeof v === 'number' && v >= 0) return v;
+  return Number(toUBig(v, w));
+}
+
+/** The bit-vector (expr/bv.ts) representation of a concrete value of width w. */
+export function intToBV(v: number | bigint, w: number): BV {
+  return w <= 32 ? (v as number) : toUBig(v, w);
+}
+
+/** The register value for a bit-vector of width w. */
+export function bvToInt(bv: BV, w: number): number | bigint {
+  if (w <= 32) return bv as number;
+  return wideNorm(toBigInt(bv), w);
+}
+
+/** Any scalar as an expression of width w. */
+export function toExpr(v: Scalar, w: number): Expr {
+  if (typeof v === 'object') return v;
+  return constantFromBV(intToBV(v, w), w);
+}
+
+/** An expression as a register value: concrete when it is a constant. */
+export function fromExpr(e: Expr): Scalar {
+  if (e.kind === ExprKind.Constant) return bvToInt(e.bv, e.width);
+  return e;
+}
+
+/** A binary integer operation (any width, concrete or symbolic): the slow, general path. */
+export function intBinary(kind: BinaryKind, w: number, x: Scalar, y: Scalar): Scalar {
+  if (typeof x !== 'object' && typeof y !== 'object') {
+    const r = foldBinary(kind, w, intToBV(x, w), intToBV(y, w));
+    return kind >= ExprKind.Eq ? r : bvToInt(r, w);
+  }
+  return fromExpr(builder.binary(kind, toExpr(x, w), toExpr(y, w)));
+}
+
+/** trunc/zext/sext of a scalar from width `from` to width `to`. */
+export function intTrunc(v: Scalar, from: number, to: number): Scalar {
+  if (typeof v === 'object') return fromExpr(builder.extract(v, 0, to));
+  if (to <= 32) {
+    if (from <= 32) return to === 32 ? v : (v as number) & (2 ** to - 1);
+    if (typeof v === 'number') {
+      const lo = v >>> 0; // ToUint32 is exact modulo 2^32 for any integer-valued double
+      return to === 32 ? lo : lo & (2 ** to - 1);
+    }
+    return Number(BigInt.asUintN(to, v));
+  }
+  return intFrom(v, to);
+}
+
+export function intZExt(v: Scalar, from: number, to: number): Scalar {
+  if (typeof v === 'object') return fromExpr(builder.zext(v, to));
+  if (to <= 32) return v; // unsigned stays unsigned
+  if (from <= 32) return v; // non-negative and small: fits as a signed wide value
+  if (typeof v === 'number' && v >= 0) return to > from || v < 2 ** (to - 1) ? v : intFrom(v, to);
+  return wideNorm(toUBig(v, from), to);
+}
+
+export function intSExt(v: Scalar, from: number, to: number): Scalar {
+  if (typeof v === 'object') return fromExpr(builder.sext(v, to));
+  if (from <= 32) {
+    const s = from === 32 ? (v as number) | 0 : ((v as number) << (32 - from)) >> (32 - from);
+    if (to <= 32) return to === 32 ? s >>> 0 : s & (2 ** to - 1);
+    return s; // wide values are signed: nothing else to do
+  }
+  return v; // wide → wider: the signed value is the same
+}
+
+/** Width of an expression or the given width for a concrete value (for messages). */
+export function describeVal(v: Val): string {
+  if (Array.isArray(v)) return `[${v.map(describeVal).join(', ')}]`;
+  if (typeof v === 'object') return v.toString();
+  return String(v);
+}
+
+// ---------------------------------------------------------------- floating point
+
+const f64 = new Float64Array(1);
+const f32 = new Float32Array(f64.buffer, 0, 1);
+const u32 = new Uint32Array(f64.buffer);
+const f64big = new BigInt64Array(f64.buffer);
+
+/** Bits of a double as a canonical i64 register value. */
+export function doubleToBits(x: number): number | bigint {
+  f64[0] = x;
+  const lo = u32[0]!;
+  const hi = u32[1]! | 0;
+  if (hi >= -0x200000 && hi < 0x200000) return hi * 0x1_0000_0000 + lo;
+  return f64big[0]!;
+}
+
+/** The double whose bits are the i64 register value v. */
+export function bitsToDouble(v: number | bigint): number {
+  if (typeof v === 'number') {
+    u32[0] = v >>> 0;
+    u32[1] = Math.floor(v / 0x1_0000_0000) | 0;
+  } else f64big[0] = v;
+  return f64[0]!;
+}
+
+export function floatToBits(x: number): number {
+  f32[0] = x;
+  return u32[0]!;
+}
+
+export function bitsToFloat(v: number): number {
+  u32[0] = v;
+  return f32[0]!;
+}
+
+/** IEEE half-precision bits ↔ number (round to nearest even). */
+export function halfToBits(x: number): number {
+  f32[0] = x;
+  const b = u32[0]!;
+  const sign = (b >>> 16) & 0x8000;
+  const exp = (b >>> 23) & 0xff;
+  let mant = b & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant !== 0 ? 0x200 : 0);
+  let e = exp - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mant |= 0x800000;
+    const shift = 14 - e;
+    let h = mant >>> shift;
+    const rem = mant & ((1 << shift) - 1);
+    const half = 1 << (shift - 1);
+    if (rem > half || (rem === half && (h & 1) !== 0)) h++;
+    return sign | h;
+  }
+  let h = (e << 10) | (mant >>> 13);
+  const rem = mant & 0x1fff;
+  if (rem > 0x1000 || (rem === 0x1000 && (h & 1) !== 0)) h++;
+  e = h >>> 10;
+  return sign | h;
+}
+
+export function bitsToHalf(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >>> 10) & 0x1f;
+  const mant = h & 0x3ff;
+  if (exp === 0) return sign * mant * 2 ** -24;
+  if (exp === 0x1f) return mant !== 0 ? NaN : sign * Infinity;
+  return sign * (1 + mant / 1024) * 2 ** (exp - 15);
+}
+
+/** Round a double to half precision. */
+export function roundHalf(x: number): number {
+  return bitsToHalf(halfToBits(x));
+}
+
+/**
+ * The 10 bytes (little-endian) of the x87 80-bit extended format of a double. Exact: every
+ * double is representable.
+ */
+export function doubleToFP80(x: number, out: Uint8Array, off: number): void {
+  f64[0] = x;
+  const lo = u32[0]!;
+  const hi = u32[1]!;
+  const sign = hi >>> 31;
+  const e = (hi >>> 20) & 0x7ff;
+  let frac = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  let exp: number;
+  let mant: bigint;
+  if (e === 0x7ff) {
+    exp = 0x7fff;
+    mant = (1n << 63n) | (frac << 11n);
+    if (frac !== 0n) mant |= 1n << 62n; // quiet NaN
+  } else if (e === 0) {
+    if (frac === 0n) {
+      exp = 0;
+      mant = 0n;
+    } else {
+      // a subnormal double is a normal long double
+      let shift = 0;
+      while ((frac & (1n << 52n)) === 0n) {
+        frac <<= 1n;
+        shift++;
+      }
+      exp = 1 - 1023 - shift + 16383;
+      mant = frac << 11n;
+    }
+  } else {
+    exp = e - 1023 + 16383;
+    mant = (1n << 63n) | (frac << 11n);
+  }
+  for (let i = 0; i < 8; i++) out[off + i] = Number((mant >> BigInt(8 * i)) & 0xffn);
+  const top = (sign << 15) | exp;
+  out[off + 8] = top & 0xff;
+  out[off + 9] = top >>> 8;
+}
+
+/** The double nearest to the x87 80-bit value in bytes [off, off+10) (round to nearest even). */
+export function fp80ToDouble(b: Uint8Array, off: number): number {
+  let mant = 0n;
+  for (let i = 7; i >= 0; i--) mant = (mant << 8n) | BigInt(b[off + i]!);
+  const top = b[off + 8]! | (b[off + 9]! << 8);
+  const sign = top & 0x8000 ? -1 : 1;
+  const exp = top & 0x7fff;
+  if (exp === 0x7fff) return (mant & ((1n << 63n) - 1n)) !== 0n ? NaN : sign * Infinity;
+  if (mant === 0n) return sign * 0;
+  // value = mant * 2^(exp - 16383 - 63); Number(bigint) rounds to nearest even
+  const e = (exp === 0 ? 1 : exp) - 16383 - 63;
+  return sign * scaleExact(mant, e);
+}
+
+/** m · 2^e rounded once to a double (m a positive bigint). */
+function scaleExact(m: bigint, e: number): number {
+  // Normalise m to 64 bits, then round to 53 significant bits considering the final exponent.
+  const bits = m.toString(2).length;
+  const top = e + bits - 1; // exponent of the leading bit
+  let keep = 53;
+  if (top < -1022) keep = 53 - (-1022 - top); // subnormal result: fewer significant bits
+  if (keep <= 0) {
+    if (keep === 0) {
+      // rounds to the smallest subnormal or 0
+      const half = 1n << BigInt(bits - 1);
+      return m > half ? 2 ** -1074 : 0;
+    }
+    return 0;
+  }
+  let drop = bits - keep;
+  let r = m;
+  if (drop > 0) {
+    const q = r >> BigInt(drop);
+    const rem = r - (q << BigInt(drop));
+    const half = 1n << BigInt(drop - 1);
+    r = rem > half || (rem === half && (q & 1n) === 1n) ? q + 1n : q;
+  } else drop = 0;
+  return Number(r) * 2 ** (e + drop);
+}
+
+/** IEEE binary128 bytes of a double (exact). */
+export function doubleToFP128(x: number, out: Uint8Array, off: number): void {
+  f64[0] = x;
+  const lo = u32[0]!;
+  const hi = u32[1]!;
+  const sign = BigInt(hi >>> 31);
+  const e = (hi >>> 20) & 0x7ff;
+  let frac = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  let exp: bigint;
+  if (e === 0x7ff) exp = 0x7fffn;
+  else if (e === 0) {
+    if (frac === 0n) exp = 0n;
+    else {
+      let shift = 0;
+      while ((frac & (1n << 52n)) === 0n) {
+        frac <<= 1n;
+        shift++;
+      }
+      frac &= (1n << 52n) - 1n;
+      exp = BigInt(1 - 1023 - shift + 16383);
+    }
+  } else exp = BigInt(e - 1023 + 16383);
+  const v = (sign << 127n) | (exp << 112n) | (frac << 60n);
+  for (let i = 0; i < 16; i++) out[off + i] = Number((v >> BigInt(8 * i)) & 0xffn);
+}
+
+export function fp128ToDouble(b: Uint8Array, off: number): number {
+  let v = 0n;
+  for (let i = 15; i >= 0; i--) v = (v << 8n) | BigInt(b[off + i]!);
+  const sign = v >> 127n ? -1 : 1;
+  const exp = Number((v >> 112n) & 0x7fffn);
+  const mant = v & ((1n << 112n) - 1n);
+  if (exp === 0x7fff) return mant !== 0n ? NaN : sign * Infinity;
+  if (exp === 0 && mant === 0n) return sign * 0;
+  const m = exp === 0 ? mant : mant | (1n << 112n);
+  const e = (exp === 0 ? 1 : exp) - 16383 - 112;
+  return sign * scaleExact(m, e);
+}

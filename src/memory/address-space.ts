@@ -1,0 +1,133 @@
+/**
+ * A state's view of memory (KLEE's AddressSpace): which objects exist and what they hold.
+ *
+ * Bindings live in a persistent AVL tree keyed by base address, so a fork shares everything
+ * (O(1)); object states are copy-on-write: an ObjectState may be written only by the address
+ * space whose `cowKey` it carries, others clone it first (`writeable`). A fork gives both
+ * sides fresh keys, so neither writes the objects they now share.
+ *
+ * Freed heap objects stay in the tree with a null state: their addresses are never reused
+ * (the allocator is monotonic), so a later access is recognisably a use after free.
+ */
+import type { MemoryObject } from './memory-object.js';
+import { ObjectState } from './object-state.js';
+import { pmFloor, pmHigher, pmInsert, pmLower, pmRemove, pmToArray, type PNode } from './pmap.js';
+
+let nextCowKey = 1;
+
+export class AddressSpace {
+  private root: PNode | null = null;
+  cowKey = nextCowKey++;
+  /** The node found by the last lookup (nodes are immutable, so it stays right until the tree changes). */
+  private last: PNode | null = null;
+  /** Live objects (freed ones excluded). */
+  private live = 0;
+
+  /** A copy sharing every binding; both this and the copy get fresh copy-on-write keys. */
+  fork(): AddressSpace {
+    const c = new AddressSpace();
+    c.root = this.root;
+    c.live = this.live;
+    c.last = this.last;
+    this.cowKey = nextCowKey++;
+    return c;
+  }
+
+  get size(): number {
+    return this.live;
+  }
+
+  /** Bind a new object (its state becomes owned by this address space). */
+  bind(mo: MemoryObject, os: ObjectState): void {
+    os.owner = this.cowKey;
+    this.root = pmInsert(this.root, mo, os);
+    this.last = null;
+    this.live++;
+  }
+
+  /** A fresh object state of mo's size, bound and owned here. */
+  bindNew(mo: MemoryObject): ObjectState {
+    const os = new ObjectState(mo.size, this.cowKey);
+    this.bind(mo, os);
+    return os;
+  }
+
+  /** Forget an object entirely (stack objects at return, the old block of a realloc). */
+  unbind(mo: MemoryObject): void {
+    const n = pmFloor(this.root, mo.address);
+    if (n === null || n.mo !== mo) return;
+    if (n.os !== null) this.live--;
+    this.root = pmRemove(this.root, mo.address);
+    this.last = null;
+  }
+
+  /** Mark a heap object freed: accesses to its addresses are now uses after free. */
+  markFreed(mo: MemoryObject): void {
+    const n = pmFloor(this.root, mo.address);
+    if (n === null || n.mo !== mo || n.os === null) return;
+    this.root = pmInsert(this.root, mo, null);
+    this.last = null;
+    this.live--;
+  }
+
+  /** The live object state of mo, or null (unbound or freed). */
+  stateOf(mo: MemoryObject): ObjectState | null {
+    const n = pmFloor(this.root, mo.address);
+    return n !== null && n.mo === mo ? n.os : null;
+  }
+
+  /**
+   * The binding of the object containing `address` (live or freed), or null. Objects never
+   * overlap, so the candidate is the one with the greatest base ≤ address.
+   */
+  find(address: number): PNode | null {
+    const l = this.last;
+    if (l !== null && l.mo.contains(address)) return l;
+    const n = pmFloor(this.root, address);
+    if (n === null || !n.mo.contains(address)) return null;
+    this.last = n;
+    return n;
+  }
+
+  /** The live object containing `address` (KLEE's resolveOne for a constant address). */
+  resolveOne(address: number): PNode | null {
+    const n = this.find(address);
+    return n !== null && n.os !== null ? n : null;
+  }
+
+  /** An object state of `n` that this address space may write (cloning a shared one). */
+  writeable(n: PNode): ObjectState {
+    const os = n.os!;
+    if (os.owner === this.cowKey) return os;
+    const c = os.clone(this.cowKey);
+    this.root = pmInsert(this.root, n.mo, c);
+    this.last = null;
+    return c;
+  }
+
+  /** Writeable state of a live object (null if not bound). */
+  writeableOf(mo: MemoryObject): ObjectState | null {
+    const n = pmFloor(this.root, mo.address);
+    if (n === null || n.mo !== mo || n.os === null) return null;
+    return this.writeable(n);
+  }
+
+  /** The nearest binding above / below an address (error reports). */
+  next(address: number): PNode | null {
+    return pmHigher(this.root, address);
+  }
+
+  prev(address: number): PNode | null {
+    return pmLower(this.root, address);
+  }
+
+  /** All bindings in address order (live and freed). */
+  bindings(): PNode[] {
+    return pmToArray(this.root);
+  }
+}
+
+/** Restart copy-on-write keys (tests). */
+export function resetCowKeys(): void {
+  nextCowKey = 1;
+}
