@@ -50,7 +50,6 @@ export class Z3Builder {
   private readonly roots = new Map<ExprArray, number>();
 
   private readonly sorts: number[] = [];
-  private readonly boolSort: number;
   private readonly arraySort: number;
   private readonly trueAst: number;
   private readonly falseAst: number;
@@ -71,7 +70,6 @@ export class Z3Builder {
     this.z = inst.z;
     this.cacheLimit = opts.cacheLimit ?? DEFAULT_CACHE_LIMIT;
     this.args = this.z.malloc(8);
-    this.boolSort = this.keep(this.z.Z3_mk_bool_sort(ctx));
     this.arraySort = this.keep(this.z.Z3_mk_array_sort(ctx, this.sort(32), this.sort(8)));
     this.trueAst = this.keep(this.z.Z3_mk_true(ctx));
     this.falseAst = this.keep(this.z.Z3_mk_false(ctx));

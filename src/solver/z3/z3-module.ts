@@ -11,12 +11,13 @@
  *
  * Why our own instantiation: an out-of-memory abort or a trap kills a wasm instance for
  * good (DESIGN decision 3), and the solver must replace it in the middle of a synchronous
- * run. `loadZ3()` compiles the wasm module once (async, at start-up); after that
- * `Z3Handle.newInstance()` makes a fresh instance synchronously: Emscripten's
+ * run. `loadZ3Sync()` compiles the wasm module once per process (when first needed); after
+ * that `Z3Handle.newInstance()` makes a fresh instance synchronously: Emscripten's
  * `instantiateWasm` hook lets us instantiate the already compiled module with
  * `new WebAssembly.Instance`, and since the build has no pthread pool (workers are made on
- * demand, only for z3's timer threads), every run dependency resolves within the factory
- * call. Measured: ~40 ms per instance once the code is warm (~140 ms for the first).
+ * demand, only when z3 starts a thread, which tsklee never makes it do: see z3-watchdog.ts),
+ * every run dependency resolves within the factory call. Measured: 15–50 ms per instance
+ * (the compiled code is shared by all instances).
  *
  * The memory of an instance is a fixed 2 GB shared buffer (the module declares it as its
  * minimum, so it cannot be lowered); pages are committed only when touched.
@@ -24,8 +25,6 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { runInThisContext } from 'node:vm';
 
 // The WebAssembly global, typed here: the project's libs (ES2022, @types/node 20) omit it.
 interface WasmModule {
@@ -37,6 +36,7 @@ interface WasmInstance {
 }
 declare const WebAssembly: {
   compile(bytes: Uint8Array): Promise<WasmModule>;
+  Module: new (bytes: Uint8Array) => WasmModule;
   Instance: new (module: WasmModule, imports: unknown) => WasmInstance;
 };
 
@@ -49,22 +49,15 @@ const EXPORTS = [
   'Z3_mk_config',
   'Z3_del_config',
   'Z3_mk_context_rc',
-  'Z3_del_context',
   'Z3_get_error_code',
+  'Z3_interrupt',
   'Z3_get_error_msg',
   'Z3_inc_ref',
   'Z3_dec_ref',
-  'Z3_mk_params',
-  'Z3_params_inc_ref',
-  'Z3_params_dec_ref',
-  'Z3_params_set_uint',
-  'Z3_params_set_bool',
   'Z3_mk_tactic',
   'Z3_tactic_inc_ref',
-  'Z3_tactic_dec_ref',
   'Z3_mk_solver_from_tactic',
   'Z3_mk_string_symbol',
-  'Z3_mk_bool_sort',
   'Z3_mk_bv_sort',
   'Z3_mk_array_sort',
   'Z3_mk_true',
@@ -107,16 +100,12 @@ const EXPORTS = [
   'Z3_mk_simple_solver',
   'Z3_solver_inc_ref',
   'Z3_solver_dec_ref',
-  'Z3_solver_set_params',
   'Z3_solver_assert',
   'Z3_solver_check',
-  'Z3_solver_check_assumptions',
   'Z3_solver_push',
   'Z3_solver_pop',
-  'Z3_solver_reset',
   'Z3_solver_get_model',
   'Z3_solver_get_reason_unknown',
-  'Z3_solver_to_string',
   'Z3_solver_from_string',
   'Z3_model_inc_ref',
   'Z3_model_dec_ref',
@@ -142,7 +131,6 @@ const EXPORTS = [
   'Z3_get_bool_value',
   'Z3_get_numeral_uint',
   'Z3_get_numeral_string',
-  'Z3_ast_to_string',
 ] as const;
 
 export type Z3Export = (typeof EXPORTS)[number];
@@ -154,16 +142,52 @@ interface EmscriptenModule {
   HEAPU8: Uint8Array;
   HEAPU32: Uint32Array;
   UTF8ToString(ptr: number): string;
-  PThread?: { terminateAllThreads(): void; runningWorkers: PThreadWorker[]; unusedWorkers: PThreadWorker[] };
+  PThread?: { terminateAllThreads(): void; runningWorkers: unknown[]; unusedWorkers: unknown[] };
   calledRun?: boolean;
 }
 
-interface PThreadWorker {
-  /** Set by Emscripten once the worker has instantiated the module. */
-  loaded?: boolean;
+type Factory = (overrides: Record<string, unknown>) => Promise<unknown>;
+
+interface WasmTable {
+  get(i: number): unknown;
+  set(i: number, f: unknown): void;
+  grow(n: number): number;
+  readonly length: number;
 }
 
-type Factory = (overrides: Record<string, unknown>) => Promise<unknown>;
+/**
+ * The function table as Emscripten's JS sees it, with `get` cached. z3-built.js is an
+ * ASSERTIONS build whose C++ exceptions go through JS `invoke_*` trampolines, and each
+ * trampoline asserts its table mirror against `table.get(i)`, a slow call into the engine.
+ * Caching it makes a trivial query ~15–20 % cheaper (measured 1.55–1.65 → 1.25–1.4 ms CPU). The
+ * cache is exact: z3's JS only changes the table through `set` and `grow`, which we see.
+ */
+class CachedTable implements WasmTable {
+  /** Dense (filled with null up to the table's length): a sparse array would fall into V8's slow dictionary mode. */
+  private readonly cache: unknown[] = [];
+  constructor(private readonly table: WasmTable) {
+    this.extend();
+  }
+  get(i: number): unknown {
+    const f = this.cache[i];
+    return f !== null && f !== undefined ? f : (this.cache[i] = this.table.get(i));
+  }
+  set(i: number, f: unknown): void {
+    this.table.set(i, f);
+    this.cache[i] = this.table.get(i);
+  }
+  grow(n: number): number {
+    const old = this.table.grow(n);
+    this.extend();
+    return old;
+  }
+  private extend(): void {
+    while (this.cache.length < this.table.length) this.cache.push(null);
+  }
+  get length(): number {
+    return this.table.length;
+  }
+}
 
 /** Lines Emscripten printed on stderr (an abort's reason), kept per instance. */
 const MAX_LOG_LINES = 20;
@@ -175,6 +199,7 @@ export class Z3Instance {
   /** Emscripten's stderr output (abort messages), newest last. */
   readonly log: string[];
   private readonly outPtr: number;
+  private heap32View: Int32Array | undefined;
 
   constructor(
     readonly z: Z3Exports,
@@ -233,17 +258,18 @@ export class Z3Instance {
     return this.z.malloc(bytes);
   }
 
-  /** Resolves once z3's worker threads (its timer threads) have booted, or after `maxMs`. */
-  async threadsBooted(maxMs: number): Promise<void> {
-    const deadline = Date.now() + maxMs;
-    const booted = (): boolean => {
-      const p = this.em.PThread;
-      return p === undefined || [...p.runningWorkers, ...p.unusedWorkers].every((w) => w.loaded === true);
-    };
-    while (!booted() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  /** The whole heap as 32-bit words (the memory is fixed-size, so this view stays valid). */
+  get heap32(): Int32Array {
+    return (this.heap32View ??= new Int32Array(this.em.HEAPU8.buffer));
   }
 
-  /** Marks the instance dead and stops its worker threads (z3's timer threads). */
+  /** Worker threads z3 itself has started (Emscripten pthreads): 0 unless z3 made a thread. */
+  get threads(): number {
+    const p = this.em.PThread;
+    return p === undefined ? 0 : p.runningWorkers.length + p.unusedWorkers.length;
+  }
+
+  /** Marks the instance dead and stops any worker thread z3 started (tsklee itself never makes it start one). */
   kill(): void {
     this.dead = true;
     try {
@@ -272,8 +298,11 @@ export class Z3Handle {
       instantiateWasm(imports: unknown, receive: (i: WasmInstance, m: WasmModule) => void) {
         const instance = new WebAssembly.Instance(module, imports);
         exports = instance.exports;
-        receive(instance, module);
-        return instance.exports;
+        // Emscripten sees the exports with a caching function table (see CachedTable)
+        const seen: WasmExports = { ...instance.exports };
+        seen.__indirect_function_table = new CachedTable(instance.exports.__indirect_function_table as WasmTable);
+        receive({ exports: seen }, module);
+        return seen;
       },
       print: (s: string) => pushLog(log, s),
       printErr: (s: string) => pushLog(log, s),
@@ -301,45 +330,41 @@ function pushLog(log: string[], s: string): void {
   if (log.length > MAX_LOG_LINES) log.shift();
 }
 
+let handle: Z3Handle | undefined;
 let loading: Promise<Z3Handle> | undefined;
 
 /**
- * Compiles z3's wasm module, once per process (later calls share the first's promise).
- * The only asynchronous step: await it at start-up, then everything is synchronous.
+ * The process's compiled z3 module, compiled synchronously on first use: this is what lets
+ * a solver put off loading z3 until a query actually needs it (a run whose queries are all
+ * answered above the backend never pays for it). Measured on this machine (2 cores, load
+ * ~20): compiling the 35 MB module costs the same CPU synchronously (`new WebAssembly.Module`,
+ * 178–215 ms) as asynchronously (`WebAssembly.compile`, 183–196 ms), so nothing is lost by
+ * doing it on the main thread at the first query.
  */
+export function loadZ3Sync(): Z3Handle {
+  if (handle !== undefined) return handle;
+  const require = createRequire(import.meta.url);
+  const factory = require('z3-solver/build/z3-built.js') as Factory;
+  const module = new WebAssembly.Module(readFileSync(require.resolve('z3-solver/build/z3-built.wasm')));
+  return (handle = new Z3Handle(factory, module));
+}
+
+/** The same module, compiled off the main thread (for callers that can await, e.g. to preload). */
 export function loadZ3(): Promise<Z3Handle> {
-  loading ??= load().catch((e: unknown) => {
-    loading = undefined; // let a later call retry
-    throw e;
-  });
+  if (handle !== undefined) return Promise.resolve(handle);
+  loading ??= load().then(
+    (h) => (handle ??= h),
+    (e: unknown) => {
+      loading = undefined; // let a later call retry
+      throw e;
+    },
+  );
   return loading;
 }
 
 async function load(): Promise<Z3Handle> {
   const require = createRequire(import.meta.url);
-  const factory = loadFactory(require);
+  const factory = require('z3-solver/build/z3-built.js') as Factory;
   const bytes = await readFile(require.resolve('z3-solver/build/z3-built.wasm'));
-  const module = await WebAssembly.compile(bytes);
-  return new Z3Handle(factory, module);
-}
-
-/**
- * z3-built.js is an Emscripten ASSERTIONS build whose C++ exceptions go through JS `invoke_*`
- * trampolines; each one re-reads the function table only to assert that its JS mirror is
- * up to date. Dropping that one assertion makes a trivial query ~25 % cheaper (measured
- * 1.6–1.8 → 1.1–1.2 ms CPU). The file is evaluated as CommonJS from its own path (its
- * pthread workers load it from disk, unpatched); if the line is not found (another
- * z3-solver version), the file is used as it is.
- */
-const TABLE_ASSERT = "assert(wasmTable.get(funcPtr) == func, 'JavaScript-side Wasm function table mirror is out of date!');";
-
-function loadFactory(require: NodeJS.Require): Factory {
-  const path = require.resolve('z3-solver/build/z3-built.js');
-  const source = readFileSync(path, 'utf8');
-  if (!source.includes(TABLE_ASSERT)) return require(path) as Factory;
-  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source.replace(TABLE_ASSERT, '')}\n})`;
-  const fn = runInThisContext(wrapped, { filename: path }) as (...args: unknown[]) => void;
-  const mod = { exports: {} as unknown };
-  fn(mod.exports, require, mod, path, dirname(path));
-  return mod.exports as Factory;
+  return new Z3Handle(factory, await WebAssembly.compile(bytes));
 }

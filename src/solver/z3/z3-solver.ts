@@ -24,15 +24,21 @@
  * then throws SolverFailure(OutOfMemory or Crash), the instance is dropped, and the next
  * query makes a new one synchronously (see z3-module.ts). z3's own out-of-memory (its
  * `memory_max_size`, `memoryLimitMB` here) is sticky inside an instance, so it is handled
- * the same way. A timeout costs only its query.
+ * the same way. A timeout (z3-watchdog.ts: z3 never starts a thread) costs only its query
+ * and keeps the instance.
+ *
+ * Start-up is lazy: without a handle, the first query that reaches this backend compiles
+ * the module (loadZ3Sync) and makes the instance; a run answered entirely by the layers
+ * above never loads z3.
  */
 import { ExprKind, TRUE, FALSE, type Expr, type ExprArray } from '../../expr/index.js';
 import { SolverFailure, SolverFailureKind, Validity, type InitialValues, type Query, type Solver, type SolverStats } from '../solver.js';
 import { Z3Builder } from './z3-builder.js';
-import { loadZ3, type Z3Handle, type Z3Instance } from './z3-module.js';
+import { loadZ3, loadZ3Sync, type Z3Handle, type Z3Instance } from './z3-module.js';
+import { findCancelFlags, Z3Watchdog } from './z3-watchdog.js';
 
 export interface Z3SolverOptions {
-  /** Per-query time limit in milliseconds (z3's `timeout`); none if 0 or absent. */
+  /** Per-query time limit of each check in milliseconds (see z3-watchdog.ts); none if 0 or absent. */
   timeoutMs?: number;
   /** z3's own allocation limit (`memory_max_size`), below the wasm heap's 2 GB. */
   memoryLimitMB?: number;
@@ -72,8 +78,8 @@ interface Session {
   inst: Z3Instance;
   ctx: number;
   builder: Z3Builder;
-  /** Solver parameters (timeout, solver mode), or 0 when there are none. */
-  params: number;
+  /** Cancels a check that overruns the time limit; null without a limit. */
+  watchdog: Z3Watchdog | null;
   /** The QF_AUFBV tactic ('tactic' mode), or 0. */
   tactic: number;
   /** The shared solver (0 in 'fresh' mode or before first use) and the queries it has seen. */
@@ -91,20 +97,21 @@ export class Z3Solver implements Solver {
   private queries = 0;
   private hits = 0;
   private timeMs = 0;
+  /** Whether the watchdog canceled the last check (its unknown is then a timeout, whatever z3 calls it). */
+  private lastCheckCanceled = false;
   readonly counters: Z3Counters = { checks: 0, sat: 0, unsat: 0, timeouts: 0, unknowns: 0, crashes: 0, instances: 0, slowArrayReads: 0 };
 
-  /** A solver over the process's z3 module (loaded on first use); with a timeout, z3's timer thread is booted too. */
+  /** A solver over the process's z3 module, compiled now off the main thread. */
   static async create(opts: Z3SolverOptions = {}): Promise<Z3Solver> {
-    const s = new Z3Solver(await loadZ3(), opts);
-    if ((opts.timeoutMs ?? 0) > 0) await s.instance().threadsBooted(5000);
-    return s;
+    return new Z3Solver(opts, await loadZ3());
   }
 
   private readonly mode: SolverMode;
 
+  /** Without `handle`, z3 is compiled and instantiated when the first query reaches it (loadZ3Sync). */
   constructor(
-    private readonly handle: Z3Handle,
     private readonly opts: Z3SolverOptions = {},
+    private handle?: Z3Handle,
   ) {
     this.mode = opts.solverMode ?? 'tactic';
   }
@@ -149,8 +156,7 @@ export class Z3Solver implements Solver {
   }
 
   dispose(): void {
-    this.current?.inst.kill();
-    this.current = null;
+    if (this.current !== null) this.discard(this.current);
     this.disposed = true;
   }
 
@@ -170,7 +176,9 @@ export class Z3Solver implements Solver {
   private session(): Session {
     if (this.disposed) throw new Error('Z3Solver used after dispose()');
     if (this.current !== null) return this.current;
+    this.handle ??= loadZ3Sync();
     const inst = this.handle.newInstance();
+    let watchdog: Z3Watchdog | null = null;
     try {
       const z = inst.z;
       if (this.opts.memoryLimitMB !== undefined) inst.setGlobalParam('memory_max_size', String(this.opts.memoryLimitMB));
@@ -178,36 +186,24 @@ export class Z3Solver implements Solver {
       const ctx = z.Z3_mk_context_rc(cfg);
       z.Z3_del_config(cfg);
       z.set_noop_error_handler(ctx);
-      const params = z.Z3_mk_params(ctx);
-      z.Z3_params_inc_ref(ctx, params);
-      const setParam = (key: string, value: number, bool: boolean): void => {
-        const name = inst.allocString(key);
-        const sym = z.Z3_mk_string_symbol(ctx, name);
-        inst.free(name);
-        (bool ? z.Z3_params_set_bool : z.Z3_params_set_uint)(ctx, params, sym, value);
-      };
-      const timeout = this.opts.timeoutMs ?? 0;
-      if (timeout > 0) setParam('timeout', Math.min(Math.ceil(timeout), 0xffffffff), false);
+      if ((this.opts.timeoutMs ?? 0) > 0) {
+        const flags = findCancelFlags(inst.heap32, ctx, () => z.Z3_interrupt(ctx));
+        if (flags === null) throw new Error('z3: cannot locate the context cancel flags (unexpected z3-solver build): solver time limits are unavailable');
+        watchdog = new Z3Watchdog(inst.heap32, flags);
+      }
       let tactic = 0;
       if (this.mode === 'tactic') {
         const name = inst.allocString('qfaufbv');
         tactic = z.Z3_mk_tactic(ctx, name);
         inst.free(name);
+        if (tactic === 0) throw new Error('z3: no qfaufbv tactic in this build');
         z.Z3_tactic_inc_ref(ctx, tactic);
       }
       const builder = new Z3Builder(inst, ctx, { cacheLimit: this.opts.cacheLimit });
       this.counters.instances++;
-      const session: Session = { inst, ctx, builder, params, tactic, solver: 0, solverUses: 0 };
-      if (timeout > 0) {
-        // z3's first timed check starts its timer thread, a wasm worker that takes ~0.4 s to
-        // boot; an empty check starts it now (create() waits for it; after a crash it boots
-        // in the background of the next query)
-        const solver = this.acquire(session);
-        z.Z3_solver_check(ctx, solver);
-        this.release(session, solver);
-      }
-      return (this.current = session);
+      return (this.current = { inst, ctx, builder, watchdog, tactic, solver: 0, solverUses: 0 });
     } catch (e) {
+      watchdog?.stop();
       inst.kill();
       throw e;
     }
@@ -217,17 +213,18 @@ export class Z3Solver implements Solver {
   private run<T>(f: (s: Session) => T): T {
     this.queries++;
     const start = performance.now();
-    const s = this.session();
+    let s: Session | null = null;
     try {
+      s = this.session();
       s.builder.trim();
       return f(s);
     } catch (e) {
       if (e instanceof SolverFailure) throw e;
       const kind = wasmFailureKind(e);
       if (kind === null) throw e; // a bug on our side, not z3's: let it surface
-      this.discard(s);
+      if (s !== null) this.discard(s);
       this.counters.crashes++;
-      const log = s.inst.log.length > 0 ? ` (${s.inst.log[s.inst.log.length - 1]})` : '';
+      const log = s !== null && s.inst.log.length > 0 ? ` (${s.inst.log[s.inst.log.length - 1]})` : '';
       throw new SolverFailure(kind, `z3 ${kind}: ${(e as Error).message}${log}`.slice(0, 2000));
     } finally {
       this.timeMs += performance.now() - start;
@@ -235,6 +232,7 @@ export class Z3Solver implements Solver {
   }
 
   private discard(s: Session): void {
+    s.watchdog?.stop();
     s.inst.kill();
     if (this.current === s) this.current = null;
   }
@@ -262,7 +260,7 @@ export class Z3Solver implements Solver {
         z.Z3_solver_assert(ctx, solver, negate ? z.Z3_mk_not(ctx, g) : g);
       }
       this.counters.checks++;
-      const r = z.Z3_solver_check(ctx, solver);
+      const r = this.check(s, solver);
       if (r === -1) {
         this.counters.unsat++;
         return false;
@@ -287,6 +285,18 @@ export class Z3Solver implements Solver {
     }
   }
 
+  /** Z3_solver_check under the time limit: 1 sat, -1 unsat, 0 unknown (a timeout among others). */
+  private check(s: Session, solver: number): number {
+    const dog = s.watchdog;
+    if (dog === null) return s.inst.z.Z3_solver_check(s.ctx, solver);
+    dog.arm(this.opts.timeoutMs!);
+    try {
+      return s.inst.z.Z3_solver_check(s.ctx, solver);
+    } finally {
+      this.lastCheckCanceled = dog.disarm();
+    }
+  }
+
   /** A solver for one check: a fresh one, or the shared one inside a new scope. */
   private acquire(s: Session): number {
     const z = s.inst.z;
@@ -301,7 +311,6 @@ export class Z3Solver implements Solver {
           ? z.Z3_mk_solver_from_tactic(s.ctx, s.tactic)
           : z.Z3_mk_solver(s.ctx);
     z.Z3_solver_inc_ref(s.ctx, solver);
-    z.Z3_solver_set_params(s.ctx, solver, s.params);
     if (this.mode === 'fresh') return solver;
     s.solver = solver;
     s.solverUses = 0;
@@ -324,7 +333,7 @@ export class Z3Solver implements Solver {
 
   private unknown(s: Session, solver: number): SolverFailure {
     const reason = s.inst.string(s.inst.z.Z3_solver_get_reason_unknown(s.ctx, solver));
-    if (reason === 'timeout' || reason === 'canceled') {
+    if (this.lastCheckCanceled || reason === 'timeout' || reason === 'canceled') {
       this.counters.timeouts++;
       return new SolverFailure(SolverFailureKind.Timeout, `z3 timeout after ${this.opts.timeoutMs ?? 0} ms`);
     }

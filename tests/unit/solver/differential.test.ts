@@ -12,7 +12,7 @@ import { SolverFailure, SolverFailureKind, Validity } from '../../../src/solver/
 import { Z3Solver } from '../../../src/solver/z3/z3-solver.js';
 import { ExprGen, makeArrays, Rng, WIDTHS } from './gen.js';
 
-const CASES_PER_WIDTH = 250;
+const CASES_PER_WIDTH = 160;
 /** Some random cases are hard (64-bit division chains): those time out and are skipped. */
 const TIMEOUT_MS = 3000;
 const MAX_SKIPPED = CASES_PER_WIDTH / 20;
