@@ -17,7 +17,9 @@
  */
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { writeFileAtomic } from './ktest.js';
+import type { SolverStats } from '../solver/solver.js';
 
 /** KLEE's run.stats columns, in KLEE's order (before tsklee's extra columns). */
 export const RUN_STATS_COLUMNS = [
@@ -93,16 +95,72 @@ interface SqlJs {
   Database: new (data?: Uint8Array) => SqlDatabase;
 }
 
+// The WebAssembly global, typed here: the project's libs (ES2022, @types/node 20) omit it.
+interface WasmModule {
+  readonly __wasmModule?: never;
+}
+type WasmInstance = object;
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => WasmModule;
+  Instance: new (module: WasmModule, imports: unknown) => WasmInstance;
+};
+
 let sqlJs: Promise<SqlJs> | undefined;
 
-/** Loads sql.js once (instantiating its WebAssembly module is asynchronous). */
+/**
+ * Loads sql.js once (its glue code's start-up is asynchronous).
+ *
+ * SQLite stays in V8's baseline WebAssembly code: left to itself, V8 re-compiles SQLite's two
+ * largest functions with its optimizing compiler in the background (~300 ms of CPU), and node
+ * waits for that at exit, so every short run took ~0.3 s longer. tsklee runs a few SQLite
+ * statements per second, for which baseline code is fast enough.
+ */
 export function loadSqlJs(): Promise<SqlJs> {
   if (sqlJs === undefined) {
     const require = createRequire(import.meta.url);
     const init = require('sql.js') as (config?: object) => Promise<SqlJs>;
-    sqlJs = init();
+    const wasm = readFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'));
+    sqlJs = init({
+      instantiateWasm: (imports: unknown, done: (instance: WasmInstance) => void) => {
+        done(instantiateUnoptimized(wasm, imports));
+        return {};
+      },
+    });
   }
   return sqlJs;
+}
+
+/**
+ * Compiles and instantiates `wasm` with a tier-up budget so large that V8 practically never
+ * optimizes it. V8 gives a module its budget when it compiles it, and this is synchronous,
+ * so no other module (z3) is compiled under the raised budget. A budget given to node is kept.
+ */
+function instantiateUnoptimized(wasm: Uint8Array, imports: unknown): WasmInstance {
+  const raise = !tieringBudgetGiven() && setV8Flag(`--wasm-tiering-budget=${2 ** 31 - 1}`);
+  try {
+    return new WebAssembly.Instance(new WebAssembly.Module(wasm), imports);
+  } finally {
+    if (raise) setV8Flag(`--wasm-tiering-budget=${V8_DEFAULT_WASM_TIERING_BUDGET}`);
+  }
+}
+
+/** V8's default for --wasm-tiering-budget (node 20, V8 11.3). */
+const V8_DEFAULT_WASM_TIERING_BUDGET = 1_800_000;
+
+/** Whether the user chose a tier-up budget for node, which is then left alone. */
+function tieringBudgetGiven(): boolean {
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  return given.some((a) => /^--wasm[-_]tiering[-_]budget\b/.test(a));
+}
+
+/** Sets a V8 flag; false if this node refuses (then sql.js only costs more CPU). */
+function setV8Flag(flag: string): boolean {
+  try {
+    setFlagsFromString(flag);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -222,4 +280,71 @@ export async function readRunStats(path: string): Promise<{ columns: string[]; r
   } finally {
     db.close();
   }
+}
+
+/**
+ * The solver chain's counters (Solver.stats(), outermost layer first, the backend last) as
+ * run.stats values: KLEE's columns where KLEE has the statistic (lib/Solver/SolverStats.cpp,
+ * TimingSolver), and one Queries/Hits/Time triple per layer in tsklee's own columns.
+ *
+ *   NumQueries            queries the backend had to solve (KLEE's stats::queries, counted in the core solver)
+ *   QueryTime             time in the backend (stats::queryTime)
+ *   SolverTime            time in the whole chain (stats::solverTime, TimingSolver)
+ *   CexCacheTime          time in the counterexample cache and below
+ *   QueryCacheHits/Misses the branch (query) cache; QueryCexCacheHits/Misses the counterexample cache
+ *   SolverLayer<Name>Queries/Hits/Time   every layer, <Name> from its name (query-cache → QueryCache);
+ *                         the backend is SolverLayerBackend… whichever solver it is
+ * Times in microseconds, as KLEE's.
+ */
+export function solverStatsColumns(layers: readonly SolverStats[]): string[] {
+  return layerColumnNames(layers).flatMap((n) => [`SolverLayer${n}Queries`, `SolverLayer${n}Hits`, `SolverLayer${n}Time`]);
+}
+
+export function solverStatsRow(layers: readonly SolverStats[]): RunStatsRow {
+  const row: RunStatsRow = {};
+  const us = (ms: number): number => Math.round(ms * 1000);
+  const names = layerColumnNames(layers);
+  layers.forEach((l, i) => {
+    const n = names[i]!;
+    row[`SolverLayer${n}Queries`] = l.queries;
+    row[`SolverLayer${n}Hits`] = l.hits;
+    row[`SolverLayer${n}Time`] = us(l.timeMs);
+  });
+  const backend = layers[layers.length - 1];
+  if (backend !== undefined) {
+    row.NumQueries = backend.queries - backend.hits;
+    row.QueryTime = us(backend.timeMs);
+    row.SolverTime = us(layers[0]!.timeMs);
+  }
+  const byName = (name: string): SolverStats | undefined => layers.find((l) => l.layer === name);
+  const qc = byName('query-cache');
+  if (qc !== undefined) {
+    row.QueryCacheHits = qc.hits;
+    row.QueryCacheMisses = qc.queries - qc.hits;
+  }
+  const cex = byName('cex-cache');
+  if (cex !== undefined) {
+    row.QueryCexCacheHits = cex.hits;
+    row.QueryCexCacheMisses = cex.queries - cex.hits;
+    row.CexCacheTime = us(cex.timeMs);
+  }
+  return row;
+}
+
+/** A column-name part per layer, unique (a repeated layer gets its position appended). */
+function layerColumnNames(layers: readonly SolverStats[]): string[] {
+  const seen = new Set<string>();
+  return layers.map((l, i) => {
+    let n =
+      i === layers.length - 1
+        ? 'Backend'
+        : l.layer
+            .split(/[^A-Za-z0-9]+/)
+            .filter((p) => p !== '')
+            .map((p) => p[0]!.toUpperCase() + p.slice(1))
+            .join('');
+    if (n === '' || seen.has(n)) n = `${n}${i}`;
+    seen.add(n);
+    return n;
+  });
 }

@@ -1,34 +1,48 @@
 /**
  * The solver: a chain of layers over one backend (DESIGN.md, "The solver chain").
  *
- * `createSolver` is the one asynchronous step (it loads the z3 wasm module); every query
- * after that is synchronous.
+ * Every query is synchronous. The embedded z3 is compiled and instantiated only when the
+ * first query reaches it (z3/z3-module.ts, loadZ3Sync), so runs that never need it skip
+ * its start-up.
  */
 import type { Solver } from './solver.js';
 import { LoggingSolver } from './logging-solver.js';
 import { Z3Solver } from './z3/z3-solver.js';
 import { assembleChain, type ChainOptions } from './layers/chain.js';
+import { isExternalBackend, SmtLibSolver, SOLVER_BACKENDS, SolverSetupError, type SolverBackendName } from './smtlib/index.js';
 
 export * from './solver.js';
 export { LoggingSolver, type LoggingSolverOptions } from './logging-solver.js';
 export { Z3Solver, type Z3SolverOptions, type Z3Counters } from './z3/z3-solver.js';
-export { loadZ3, Z3Handle, Z3Instance } from './z3/z3-module.js';
+export { loadZ3, loadZ3Sync, Z3Handle, Z3Instance } from './z3/z3-module.js';
+export * from './smtlib/index.js';
 
 export interface SolverOptions extends ChainOptions {
   /** Per-query time limit of the backend in milliseconds (KLEE's --max-solver-time); none if 0 or absent. */
   timeoutMs?: number;
-  /** The backend; only the z3 wasm build so far (external SMT-LIB2 processes come with the chain). */
-  backend?: 'z3';
+  /** The backend: 'z3' (default) is the embedded wasm build, the others are SMT-LIB2 processes (smtlib/). */
+  backend?: SolverBackendName;
+  /** With debugValidateSolver: the oracle's backend (default: the chain's own core). */
+  validationBackend?: SolverBackendName;
   /** Write every query that reaches the backend as a .smt2 file into this directory (--write-smt2s). */
   smt2Dir?: string;
 }
 
 /** The backend, wrapped in the layers the options ask for. */
 export async function createSolver(opts: SolverOptions = {}): Promise<Solver> {
-  const backend = opts.backend ?? 'z3';
-  if (backend !== 'z3') throw new Error(`unknown solver backend '${String(backend)}'`);
-  const core = await Z3Solver.create({ timeoutMs: opts.timeoutMs });
+  const core = await createBackend(opts.backend ?? 'z3', opts.timeoutMs);
+  if (opts.debugValidateSolver === true && opts.validationBackend !== undefined && opts.validationOracle === undefined) {
+    const oracle = await createBackend(opts.validationBackend, opts.timeoutMs);
+    return buildChain(core, { ...opts, validationOracle: oracle });
+  }
   return buildChain(core, opts);
+}
+
+/** One backend without layers; an external one's missing binary is a SolverSetupError. */
+export async function createBackend(name: SolverBackendName, timeoutMs?: number): Promise<Solver> {
+  if (name === 'z3') return new Z3Solver({ timeoutMs }); // z3 itself loads on the first query that reaches it
+  if (isExternalBackend(name)) return new SmtLibSolver({ backend: name, timeoutMs });
+  throw new SolverSetupError(`unknown solver backend '${String(name)}' (${SOLVER_BACKENDS.join(', ')})`);
 }
 
 /**

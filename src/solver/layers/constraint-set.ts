@@ -27,7 +27,8 @@ export class ConstraintSet implements Iterable<Expr> {
   private cs: Expr[] = [];
   /** cs may be seen by someone else (a fork, a caller of toArray): copy before writing. */
   private shared = false;
-  private simpMap: Map<Expr, Expr> | null = null;
+  /** What simplify substitutes; shared with forks (never mutated once built). */
+  private simp: Substitution | null = null;
   private readonly rewrite: boolean;
 
   constructor(opts: ConstraintSetOptions = {}, initial: Iterable<Expr> = []) {
@@ -59,7 +60,7 @@ export class ConstraintSet implements Iterable<Expr> {
   fork(): ConstraintSet {
     const c = new ConstraintSet({ rewriteEqualities: this.rewrite });
     c.cs = this.cs;
-    c.simpMap = this.simpMap;
+    c.simp = this.simp;
     c.shared = this.shared = true;
     return c;
   }
@@ -82,23 +83,85 @@ export class ConstraintSet implements Iterable<Expr> {
       if (!this.shared) this.cs.length = before; // undo pushes made in place
       return false;
     }
-    if (w.touched) this.simpMap = null;
+    if (w.rewrote) this.simp = null;
+    else if (w.touched && this.simp !== null) this.simp = this.simp.extend(w.list, before);
     this.cs = w.list;
     this.shared = !w.owned;
     return true;
   }
 
-  private substitution(): Map<Expr, Expr> {
-    if (this.simpMap !== null) return this.simpMap;
+  private substitution(): Substitution {
+    return (this.simp ??= Substitution.of(this.cs));
+  }
+}
+
+/** Entries of the substitution for one constraint; the first constraint to map an expression wins. */
+function addEntry(m: Map<Expr, Expr>, c: Expr, has: (e: Expr) => boolean): void {
+  if (c.kind === ExprKind.Eq && c.left.kind === ExprKind.Constant) {
+    if (!has(c.right)) m.set(c.right, c.left);
+  } else if (c.kind === ExprKind.Not) {
+    if (!has(c.expr)) m.set(c.expr, FALSE);
+  } else if (!has(c)) m.set(c, TRUE);
+}
+
+/** Constraints added after the last full build are kept in a small side map, up to this many. */
+const MAX_DELTA = 32;
+
+/**
+ * simplify's map (see the module comment), built incrementally: a state adding a constraint
+ * after a fork must not rebuild the map of its whole path (O(n) per branch, O(n²) per path).
+ * A large immutable base shared by the states of a subtree, plus a small delta copied on
+ * extension and folded into a new base when it grows past MAX_DELTA.
+ */
+class Substitution implements ReadonlyMap<Expr, Expr> {
+  private constructor(
+    private readonly base: ReadonlyMap<Expr, Expr>,
+    private readonly delta: ReadonlyMap<Expr, Expr>,
+  ) {}
+
+  static of(cs: readonly Expr[]): Substitution {
     const m = new Map<Expr, Expr>();
-    for (const c of this.cs) {
-      if (c.kind === ExprKind.Eq && c.left.kind === ExprKind.Constant) {
-        if (!m.has(c.right)) m.set(c.right, c.left);
-      } else if (c.kind === ExprKind.Not) {
-        if (!m.has(c.expr)) m.set(c.expr, FALSE);
-      } else if (!m.has(c)) m.set(c, TRUE);
+    for (const c of cs) addEntry(m, c, (e) => m.has(e));
+    return new Substitution(m, new Map());
+  }
+
+  /** This substitution with the entries of list[from..] (constraints just appended). */
+  extend(list: readonly Expr[], from: number): Substitution {
+    if (this.delta.size + list.length - from > MAX_DELTA) {
+      const m = new Map(this.base);
+      for (const [k, v] of this.delta) m.set(k, v);
+      for (let i = from; i < list.length; i++) addEntry(m, list[i]!, (e) => m.has(e));
+      return new Substitution(m, new Map());
     }
-    return (this.simpMap = m);
+    const d = new Map(this.delta);
+    for (let i = from; i < list.length; i++) addEntry(d, list[i]!, (e) => this.base.has(e) || d.has(e));
+    return new Substitution(this.base, d);
+  }
+
+  get size(): number {
+    return this.base.size + this.delta.size;
+  }
+  get(e: Expr): Expr | undefined {
+    return this.base.get(e) ?? this.delta.get(e);
+  }
+  has(e: Expr): boolean {
+    return this.base.has(e) || this.delta.has(e);
+  }
+  *entries(): MapIterator<[Expr, Expr]> {
+    yield* this.base.entries();
+    yield* this.delta.entries();
+  }
+  keys(): MapIterator<Expr> {
+    return [...this.entries()].map(([k]) => k)[Symbol.iterator]() as MapIterator<Expr>;
+  }
+  values(): MapIterator<Expr> {
+    return [...this.entries()].map(([, v]) => v)[Symbol.iterator]() as MapIterator<Expr>;
+  }
+  [Symbol.iterator](): MapIterator<[Expr, Expr]> {
+    return this.entries();
+  }
+  forEach(f: (value: Expr, key: Expr, map: ReadonlyMap<Expr, Expr>) => void): void {
+    for (const [k, v] of this.entries()) f(v, k, this);
   }
 }
 
@@ -106,6 +169,8 @@ export class ConstraintSet implements Iterable<Expr> {
 class Work {
   /** Something was added or rewritten. */
   touched = false;
+  /** A constraint already in the set was rewritten (an equality substituted into it). */
+  rewrote = false;
   constructor(
     public list: Expr[],
     private shared: boolean,
@@ -157,6 +222,7 @@ class Work {
     }
     if (changed === null) return true;
     this.touched = true;
+    this.rewrote = true;
     this.list = keep;
     this.shared = false;
     for (const r of changed) if (!this.add(r)) return false;

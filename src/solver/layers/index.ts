@@ -4,6 +4,7 @@ export { IndependentSolver, independentConstraints, independentFactors, type Fac
 export { ElementSet, elementsOf, elementsOfAll } from './element-set.js';
 export { QueryCacheSolver, canonicalize, constraintsKey } from './query-cache.js';
 export { CexCachingSolver, type CexCacheOptions } from './cex-cache.js';
+export { FastSolver, type FastSolverOptions } from './fast-solver.js';
 export { SetMap, sortedSet } from './ubtree.js';
 export { ConstraintSet, conjunction, type ConstraintSetOptions } from './constraint-set.js';
 export { replaceExprs } from './replace.js';

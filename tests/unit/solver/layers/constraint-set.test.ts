@@ -60,6 +60,32 @@ describe('ConstraintSet', () => {
     expect(held.length).toBe(2); // what a caller holds does not change
   });
 
+  test('simplify after many adds and forks equals simplify of a set built at once', () => {
+    // the substitution is extended incrementally (a shared base plus a small delta per state)
+    const big = new ExprArray('big', 80);
+    const r = (i: number): Expr => rd(big, i);
+    let s = new ConstraintSet();
+    const forks: ConstraintSet[] = [];
+    for (let i = 0; i < 80; i++) {
+      const c = i % 3 === 0 ? b.ult(r(i), c8(100)) : i % 3 === 1 ? b.not(b.eq(r(i), c8(7))) : b.ule(c8(5), r(i));
+      expect(s.add(c)).toBe(true);
+      if (i % 7 === 0) {
+        forks.push(s);
+        s = s.fork();
+        s.simplify(r(0)); // builds the substitution, so the next adds extend it
+      }
+    }
+    const fresh = new ConstraintSet({}, s.toArray());
+    for (let i = 0; i < 80; i++) {
+      const q = b.and(b.ult(r(i), c8(100)), b.not(b.eq(r(i), c8(7))));
+      expect(s.simplify(q)).toBe(fresh.simplify(q));
+    }
+    // forks taken earlier still see only their own constraints
+    const early = forks[1]!;
+    expect(early.simplify(b.ult(r(78), c8(100)))).toBe(b.ult(r(78), c8(100)));
+    expect(s.simplify(b.ult(r(78), c8(100)))).toBe(TRUE);
+  });
+
   test('rewriteEqualities off keeps old constraints but still simplifies new ones', () => {
     const s = newConstraintSet({ rewriteEqualities: false });
     s.add(b.ult(x0, c8(10)));

@@ -183,16 +183,17 @@ describe('counterexample cache', () => {
 describe('the assembled chain', () => {
   test('options switch layers (KLEE names and defaults)', () => {
     const names = (s: ReturnType<typeof assembleChain>): string[] => s.stats().map((t) => t.layer);
-    expect(names(assembleChain(new BruteForceSolver()))).toEqual(['independence', 'query-cache', 'cex-cache', 'brute-force']);
-    expect(names(assembleChain(new BruteForceSolver(), { useIndependentSolver: false, useCexCache: false }))).toEqual(['query-cache', 'brute-force']);
-    expect(names(assembleChain(new BruteForceSolver(), { useQueryCache: false }))).toEqual(['independence', 'cex-cache', 'brute-force']);
+    expect(names(assembleChain(new BruteForceSolver()))).toEqual(['fast-top', 'independence', 'query-cache', 'cex-cache', 'fast', 'brute-force']);
+    expect(names(assembleChain(new BruteForceSolver(), { useFastSolver: false }))).toEqual(['independence', 'query-cache', 'cex-cache', 'brute-force']);
+    expect(names(assembleChain(new BruteForceSolver(), { useFastSolver: false, useIndependentSolver: false, useCexCache: false }))).toEqual(['query-cache', 'brute-force']);
+    expect(names(assembleChain(new BruteForceSolver(), { useFastSolver: false, useQueryCache: false }))).toEqual(['independence', 'cex-cache', 'brute-force']);
     expect(names(assembleChain(new BruteForceSolver(), { debugValidateSolver: true }))[0]).toBe('validating');
   });
 
   test('a validating chain reports a wrong answer', () => {
     const core = new BruteForceSolver();
     const liar = Object.assign(Object.create(core) as BruteForceSolver, { computeTruth: () => true });
-    const s = assembleChain(liar, { useCexCache: false, debugValidateSolver: true, validationOracle: new BruteForceSolver() });
+    const s = assembleChain(liar, { useFastSolver: false, useCexCache: false, debugValidateSolver: true, validationOracle: new BruteForceSolver() });
     expect(() => s.computeTruth({ constraints: [], expr: b.ult(x0, c8(3)) })).toThrow(/computeTruth: solver says true, oracle says false/);
   });
 });

@@ -1,0 +1,300 @@
+/**
+ * The fast solver layer: answers, without the backend, satisfiability questions whose
+ * constraints are simple (see fast-analysis.ts), and gives a model the counterexample cache
+ * can reuse. It sits just above the core, below the caches; a second instance without
+ * search ('fast-top') heads the chain and answers whole simple path conditions before they
+ * are sliced and cached (chain.ts).
+ *
+ * A question is a conjunction of width-1 expressions. Each is analysed once (memoised):
+ *  - simple: a set of values of one variable (bytes i..i+k-1 of one array). The sets of the
+ *    same variable intersect; an empty one proves UNSAT. When variables of different lengths
+ *    share bytes, the constraints on the wider ones are searched like complex ones.
+ *  - complex: decided by a search over the values its bytes may take (bytes owned by a
+ *    variable take that variable's values, other bytes all 256), pruned by sound bounds
+ *    (fast-search.ts), within a budget of node visits.
+ * Everything else goes to the next layer. Answers are exact: UNSAT only from an empty set or
+ * an exhausted search; a model takes each variable's values from its exact set, and the
+ * search checks every complex constraint under it with the evaluator.
+ */
+import { Evaluator, builder, TRUE, FALSE, type Expr, type ExprArray } from '../../expr/index.js';
+import { Validity, type InitialValues, type Query, type Solver, type SolverStats } from '../solver.js';
+import { analyze, type ByteRef, type Variable } from './fast-analysis.js';
+import { IntervalSet } from './fast-intervals.js';
+import { LayerCounters } from './layer-stats.js';
+import { search, writeVar } from './fast-search.js';
+
+export interface FastSolverOptions {
+  /** The layer's name in stats() (default 'fast'). */
+  name?: string;
+  /** Most expression-node visits spent searching one question (default 5 000, a few ms at most; 0: no search). */
+  searchBudget?: number;
+}
+
+const DEFAULT_BUDGET = 5_000;
+
+/** Undecided: ask the next layer. */
+const UNDECIDED = undefined;
+type Answer = Map<ExprArray, Uint8Array> | null | typeof UNDECIDED;
+
+interface Slot {
+  v: Variable;
+  set: IntervalSet;
+}
+
+export class FastSolver implements Solver {
+  private readonly c: LayerCounters;
+  private readonly budget: number;
+  /** Questions proved unsatisfiable / satisfiable here; searches run, and given up. */
+  unsat = 0;
+  sat = 0;
+  searched = 0;
+  searchGaveUp = 0;
+
+  constructor(
+    private readonly inner: Solver,
+    opts: FastSolverOptions = {},
+  ) {
+    this.budget = opts.searchBudget ?? DEFAULT_BUDGET;
+    this.c = new LayerCounters(opts.name ?? 'fast');
+  }
+
+  /** A model of the conjunction of `exprs`, null when unsatisfiable, undefined when undecided. */
+  solve(exprs: readonly Expr[]): Answer {
+    const slots = new Map<ExprArray, Map<number, Slot>>();
+    const complex: Expr[] = [];
+    let wide: Expr[] | null = null; // constraints on variables of several bytes
+    for (const e of exprs) {
+      if (e === TRUE) continue;
+      if (e === FALSE) return null;
+      const a = analyze(e);
+      if (a.kind === 'unsupported') return UNDECIDED;
+      if (a.kind === 'complex') {
+        complex.push(e);
+        continue;
+      }
+      if (a.v.length > 1) (wide ??= []).push(e);
+      let byStart = slots.get(a.v.array);
+      if (byStart === undefined) slots.set(a.v.array, (byStart = new Map()));
+      const s = byStart.get(a.v.start);
+      if (s === undefined) byStart.set(a.v.start, { v: a.v, set: a.set });
+      else if (s.v.length !== a.v.length) return this.demoted(exprs);
+      else s.set = s.set.intersect(a.set);
+    }
+    const all: Slot[] = [];
+    for (const byStart of slots.values()) {
+      for (const s of byStart.values()) {
+        if (s.set.isEmpty()) return null;
+        all.push(s);
+      }
+    }
+    if (wide !== null && overlapping(slots)) return this.demoted(exprs);
+    if (complex.length === 0) return modelOf(all);
+    return this.enumerate(complex, slots, all);
+  }
+
+  /**
+   * Variables of different lengths share bytes: the single-byte constraints keep their sets,
+   * the constraints on wider variables are searched like complex ones.
+   */
+  private demoted(exprs: readonly Expr[]): Answer {
+    const slots = new Map<ExprArray, Map<number, Slot>>();
+    const complex: Expr[] = [];
+    for (const e of exprs) {
+      if (e === TRUE) continue;
+      const a = analyze(e);
+      if (a.kind === 'unsupported') return UNDECIDED;
+      if (a.kind === 'complex' || a.v.length > 1) {
+        complex.push(e);
+        continue;
+      }
+      let byStart = slots.get(a.v.array);
+      if (byStart === undefined) slots.set(a.v.array, (byStart = new Map()));
+      const s = byStart.get(a.v.start);
+      if (s === undefined) byStart.set(a.v.start, { v: a.v, set: a.set });
+      else s.set = s.set.intersect(a.set);
+    }
+    const all: Slot[] = [];
+    for (const byStart of slots.values()) {
+      for (const s of byStart.values()) {
+        if (s.set.isEmpty()) return null;
+        all.push(s);
+      }
+    }
+    return this.enumerate(complex, slots, all);
+  }
+
+  /** Searches the values of the bytes the complex constraints read (fast-search.ts). */
+  private enumerate(complex: Expr[], slots: Map<ExprArray, Map<number, Slot>>, all: Slot[]): Answer {
+    if (this.budget === 0) return UNDECIDED;
+    const free: Slot[] = [];
+    const seen = new Set<Slot>();
+    for (const e of complex) {
+      for (const b of bytesOf(e)) {
+        let s = slotOf(slots, b.array, b.index);
+        if (s === undefined) {
+          s = { v: { array: b.array, start: b.index, length: 1 }, set: FULL_BYTE };
+          let byStart = slots.get(b.array);
+          if (byStart === undefined) slots.set(b.array, (byStart = new Map()));
+          byStart.set(b.index, s);
+          all.push(s);
+        }
+        if (!seen.has(s)) {
+          seen.add(s);
+          free.push(s);
+        }
+      }
+    }
+    // a stable order: by array, then byte (most significant digits of a number come first)
+    free.sort((x, y) => x.v.array.id - y.v.array.id || x.v.start - y.v.start);
+    this.searched++;
+    const model = modelOf(all);
+    const found = search(complex, free, model, this.budget);
+    if (found === undefined) {
+      this.searchGaveUp++;
+      return UNDECIDED;
+    }
+    return found ? model : null;
+  }
+
+  /** The question constraints ∧ extra (extra = TRUE: the constraints alone), counted. */
+  private decide(constraints: readonly Expr[], extra: Expr): Answer {
+    const exprs = extra === TRUE ? constraints : [...constraints, extra];
+    const r = this.solve(exprs);
+    if (r === UNDECIDED) return r;
+    if (r === null) this.unsat++;
+    else this.sat++;
+    return r;
+  }
+
+  /**
+   * Validity when the expression and every constraint on its variable are simple: only the
+   * variable's feasible set matters (constraints on other bytes are independent of it and,
+   * by the Solver contract, satisfiable). No model is built.
+   */
+  private quickValidity(q: Query): Validity | undefined {
+    const a = analyze(q.expr);
+    if (a.kind !== 'simple') return undefined;
+    const v = a.v;
+    let feasible: IntervalSet | null = null;
+    for (const e of q.constraints) {
+      const c = analyze(e);
+      if (c.kind === 'unsupported') return undefined;
+      if (c.kind === 'complex') {
+        for (const b of c.bytes) if (b.array === v.array && b.index >= v.start && b.index < v.start + v.length) return undefined;
+        continue;
+      }
+      if (c.v.array !== v.array || c.v.start + c.v.length <= v.start || v.start + v.length <= c.v.start) continue;
+      if (c.v.start !== v.start || c.v.length !== v.length) return undefined;
+      feasible = feasible === null ? c.set : feasible.intersect(c.set);
+    }
+    const s = feasible ?? IntervalSet.full(8 * v.length);
+    if (s.isEmpty()) return undefined; // constraints unsatisfiable: outside the contract
+    const canTrue = !s.intersect(a.set).isEmpty();
+    const canFalse = !s.intersect(a.set.complement()).isEmpty();
+    this.sat++;
+    return canTrue && canFalse ? Validity.Unknown : canTrue ? Validity.True : Validity.False;
+  }
+
+  computeTruth(q: Query): boolean {
+    return this.c.time(() => {
+      const quick = this.quickValidity(q);
+      if (quick !== undefined) {
+        this.c.hits++;
+        return quick === Validity.True;
+      }
+      const r = this.decide(q.constraints, builder.not(q.expr));
+      if (r === UNDECIDED) return this.inner.computeTruth(q);
+      this.c.hits++;
+      return r === null;
+    });
+  }
+
+  computeValidity(q: Query): Validity {
+    return this.c.time(() => {
+      const quick = this.quickValidity(q);
+      if (quick !== undefined) {
+        this.c.hits++;
+        return quick;
+      }
+      const t = this.decide(q.constraints, builder.not(q.expr));
+      const f = t === UNDECIDED ? UNDECIDED : this.decide(q.constraints, q.expr);
+      if (t === UNDECIDED || f === UNDECIDED) return this.inner.computeValidity(q);
+      this.c.hits++;
+      return t === null ? Validity.True : f === null ? Validity.False : Validity.Unknown;
+    });
+  }
+
+  computeValue(q: Query): bigint {
+    return this.c.time(() => {
+      const m = this.decide(q.constraints, TRUE);
+      if (m === UNDECIDED || m === null) return this.inner.computeValue(q);
+      this.c.hits++;
+      return new Evaluator(m).evaluate(q.expr);
+    });
+  }
+
+  computeInitialValues(q: Query, arrays: readonly ExprArray[]): InitialValues | null {
+    return this.c.time(() => {
+      const m = this.decide(q.constraints, q.expr);
+      if (m === UNDECIDED) return this.inner.computeInitialValues(q, arrays);
+      this.c.hits++;
+      if (m === null) return null;
+      return arrays.map((a) => {
+        const out = new Uint8Array(a.size);
+        const bytes = m.get(a);
+        if (bytes !== undefined) out.set(bytes.subarray(0, a.size));
+        return out;
+      });
+    });
+  }
+
+  stats(): SolverStats[] {
+    return [this.c.snapshot(), ...this.inner.stats()];
+  }
+
+  dispose(): void {
+    this.inner.dispose();
+  }
+}
+
+const FULL_BYTE = IntervalSet.full(8);
+
+/** The bytes of symbolic arrays an expression reads (constant indices only, see analyze). */
+function bytesOf(e: Expr): readonly ByteRef[] {
+  const a = analyze(e);
+  if (a.kind === 'complex') return a.bytes;
+  if (a.kind === 'unsupported') throw new Error('fast solver: unsupported constraint in a search');
+  const out: ByteRef[] = [];
+  for (let k = 0; k < a.v.length; k++) out.push({ array: a.v.array, index: a.v.start + k });
+  return out;
+}
+
+function slotOf(slots: Map<ExprArray, Map<number, Slot>>, array: ExprArray, index: number): Slot | undefined {
+  const byStart = slots.get(array);
+  if (byStart === undefined) return undefined;
+  for (const s of byStart.values()) if (index >= s.v.start && index < s.v.start + s.v.length) return s;
+  return undefined;
+}
+
+/** Two different variables share a byte. */
+function overlapping(slots: Map<ExprArray, Map<number, Slot>>): boolean {
+  for (const byStart of slots.values()) {
+    if (byStart.size < 2) continue;
+    const starts = [...byStart.values()].sort((a, b) => a.v.start - b.v.start);
+    for (let i = 1; i < starts.length; i++) {
+      const prev = starts[i - 1]!.v;
+      if (prev.start + prev.length > starts[i]!.v.start) return true;
+    }
+  }
+  return false;
+}
+
+/** Every variable at the smallest value it may take; other bytes zero. */
+function modelOf(all: readonly Slot[]): Map<ExprArray, Uint8Array> {
+  const m = new Map<ExprArray, Uint8Array>();
+  for (const s of all) {
+    if (!m.has(s.v.array)) m.set(s.v.array, new Uint8Array(s.v.array.size));
+    writeVar(m, s.v, s.set.min());
+  }
+  return m;
+}
