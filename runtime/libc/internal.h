@@ -8,6 +8,8 @@
  * Externals this library expects from elsewhere (never defined here):
  *   - write(2)          — the POSIX model (runtime/posix) provides it; used for diagnostics
  *                         (getopt messages, abort message of the fortify checks, psignal…).
+ *                         Without the model, stdio/sysfallback.c's weak write sends fds 1/2
+ *                         to the engine's __tsklee_write_console.
  *   - _exit(2), abort() — engine special functions (end the state).
  *   - malloc/calloc/realloc/free — engine special functions.
  *   - __assert_fail     — engine special function.
@@ -23,7 +25,7 @@
 #include <stdint.h>
 #include <limits.h>
 
-/* Provided by the POSIX model. Declared by hand so that no file needs <unistd.h>. */
+/* Provided by the POSIX model (or the weak console fallback). Declared by hand so that no file needs <unistd.h>. */
 extern long write(int fd, const void *buf, unsigned long count);
 extern void _exit(int status) __attribute__((noreturn));
 extern void abort(void) __attribute__((noreturn));

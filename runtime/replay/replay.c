@@ -84,7 +84,10 @@ void klee_make_symbolic(void *addr, size_t nbytes, const char *name) {
   }
 }
 
+/* As the engine's klee_range: a one-value range is that value, with no object in the test. */
 int klee_range(int begin, int end, const char *name) {
+  if (begin >= end) replay_error("klee_range(%d, %d, \"%s\"): invalid range", begin, end, name ? name : "unnamed");
+  if (begin + 1 == end) return begin;
   int x;
   klee_make_symbolic(&x, sizeof x, name);
   if (x < begin || x >= end)

@@ -7,6 +7,13 @@
  * klee_silent_exit, klee_report_error) only when the module merely declares them. The
  * runtime-library functions (klee_int, klee_range, memcpy, …) are used only for
  * declarations too: a module that defines them runs its own.
+ *
+ * With tsklee's libc linked (--libc=tsklee), the libc's definitions win over these tables
+ * except: malloc & co., __errno_location and the klee_* API stay the engine's (OVERRIDE);
+ * exit is the libc's (atexit handlers, stdio flush) and ends in the engine's _exit; and
+ * memcpy/memmove/mempcpy/memset stay the engine's when the definition is the libc's (same
+ * semantics as its byte loops — one path per feasible symbolic length — but copied natively,
+ * far fewer instructions). A program's own memcpy still runs as written.
  */
 import type { Function } from '../ir/globals.js';
 import type { CallBindings } from './prepare/kmodule.js';
@@ -53,6 +60,9 @@ import {
   handleWarningOnce,
 } from './special/klee.js';
 import { handleMemCopy, handleMemPCopy, handleMemSet } from './special/mem.js';
+import { handleWriteConsole } from './special/console.js';
+import { isRuntimeFunction } from './prepare/runtime-functions.js';
+import { LIBM } from './special/libm.js';
 
 /** Handled only when the module does not define them (KLEE's doNotOverride entries). */
 const DO_NOT_OVERRIDE: Record<string, SpecialHandler> = {
@@ -110,8 +120,9 @@ const OVERRIDE: Record<string, SpecialHandler> = {
   _Znwm: handleNew,
 };
 
-/** What KLEE's runtime libraries provide; used only for declarations. */
+/** What KLEE's runtime libraries provide (and libm, which KLEE calls natively); used only for declarations. */
 const RUNTIME: Record<string, SpecialHandler> = {
+  ...LIBM,
   klee_int: handleKleeInt,
   klee_range: handleKleeRange,
   klee_choose: handleKleeChoose,
@@ -124,13 +135,17 @@ const RUNTIME: Record<string, SpecialHandler> = {
   posix_memalign: handlePosixMemalign,
   aligned_alloc: handleAlignedAlloc,
   valloc: handleValloc,
+  __tsklee_write_console: handleWriteConsole,
 };
+
+/** Defined by tsklee's libc, but run by the engine (faster, same paths). */
+const FAST_RUNTIME = new Set(['memcpy', 'memmove', 'mempcpy', 'memset']);
 
 export const callBindings: CallBindings = {
   special(name: string, fn: Function) {
     const o = OVERRIDE[name];
     if (o !== undefined) return o;
-    if (!fn.isDeclaration) return null;
+    if (!fn.isDeclaration) return FAST_RUNTIME.has(name) && isRuntimeFunction(fn) ? RUNTIME[name]! : null;
     return DO_NOT_OVERRIDE[name] ?? RUNTIME[name] ?? null;
   },
   intrinsic(name: string) {

@@ -50,6 +50,8 @@ function compatible(a: ExecutionState, b: ExecutionState): boolean {
     const fb = b.stack[i]!;
     if (fa.kf !== fb.kf || fa.callerPc !== fb.callerPc) return false;
   }
+  // console output is a persistent list: states that printed differently cannot merge
+  if (a.console !== b.console) return false;
   if (a.symbolics.length !== b.symbolics.length) return false;
   for (let i = 0; i < a.symbolics.length; i++) if (a.symbolics[i]!.array !== b.symbolics[i]!.array) return false;
   if (a.openMergeStack.length !== b.openMergeStack.length || a.openMergeStack.some((g, i) => g !== b.openMergeStack[i])) return false;

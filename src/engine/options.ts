@@ -4,7 +4,7 @@
  * a Partial<EngineOptions>.
  */
 
-export type LibcKind = 'none';
+export type LibcKind = 'none' | 'tsklee';
 
 export interface EngineOptions {
   /** Function to start in (KLEE's --entry-point). Default 'main'. */
@@ -45,8 +45,10 @@ export interface EngineOptions {
   checkOvershift: boolean;
   /** Turn remaining states into tests when stopping early (--dump-states-on-halt). Default true. */
   dumpStatesOnHalt: boolean;
-  /** Which C library the program is linked with; only 'none' for now (--libc). */
+  /** Which C library the program is linked with (--libc): 'tsklee' sets `environ` before main. The linking itself is prepare/runtime.ts's loadProgram. */
   libc: LibcKind;
+  /** The program was linked with the POSIX model (--posix-runtime; start at __tsklee_posix_main). */
+  posixRuntime: boolean;
   /** Largest number of instructions one state runs before the searcher is asked again. */
   quantum: number;
   /** Merge states at klee_close_merge (KLEE's --use-merge); without it the calls are ignored. */
@@ -81,6 +83,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   checkOvershift: true,
   dumpStatesOnHalt: true,
   libc: 'none',
+  posixRuntime: false,
   quantum: 10000,
   maxStackFrames: 10000,
   useMerge: false,

@@ -16,6 +16,7 @@ import type { Val } from './values.js';
 import { ConstraintSet } from '../solver/layers/constraint-set.js';
 import type { Termination } from './errors.js';
 import type { MergeGroup } from './merge.js';
+import type { ConsoleChunk } from './special/console.js';
 
 export class StackFrame {
   /** Heap-like objects of this frame, freed when it returns (allocas). */
@@ -92,6 +93,8 @@ export class ExecutionState implements SearchableState {
   exitValue: Val | undefined = undefined;
   /** Set by a handler that wants the current step to end (the searcher picks again). */
   yieldStep = false;
+  /** What the program wrote to the console (fds 1, 2), newest write first (special/console.ts). */
+  console: ConsoleChunk | null = null;
 
   constructor(
     readonly id: number,
@@ -125,6 +128,7 @@ export class ExecutionState implements SearchableState {
     s.entryQueue = this.entryQueue.slice();
     s.argvObjects = this.argvObjects;
     s.replayPosition = this.replayPosition;
+    s.console = this.console;
     s.openMergeStack = this.openMergeStack.slice();
     for (const g of s.openMergeStack) g.running++;
     return s;

@@ -19,6 +19,7 @@ import { toUBig, type Val } from './values.js';
 import type { KInst } from './prepare/kinst.js';
 import { TypeKind, type IntegerType } from '../ir/types.js';
 import { Assembly } from './assembly.js';
+import { consoleFiles } from './special/console.js';
 
 /** Where tests and messages go: an OutputDir, or an in-memory collector (tests, library use). */
 export interface RunOutput {
@@ -76,7 +77,7 @@ export class TestWriter {
   onExit(st: ExecutionState): void {
     this.completedPaths++;
     this.exploredPaths++;
-    const id = this.shouldWriteTest(st) ? this.processTestCase(st, {}) : 0;
+    const id = this.shouldWriteTest(st) ? this.processTestCase(st, {}, true) : 0;
     this.ex.events.onStateEnd?.({ stateId: st.id, testId: id, kind: Termination.Exit, exitValue: st.exitValue });
   }
 
@@ -151,12 +152,13 @@ export class TestWriter {
     this.output.writeFile('assembly.ll', this.assembly.text);
   }
 
-  /** Write one test for st (a .ktest when its inputs can be computed, plus extras). */
-  private processTestCase(st: ExecutionState, extras: WriteTestExtras): number {
+  /** Write one test for st (a .ktest when its inputs can be computed, plus extras; `exited`: the path exited normally). */
+  private processTestCase(st: ExecutionState, extras: WriteTestExtras, exited = false): number {
     const ex = this.ex;
     const ktest = this.symbolicSolution(st);
     if (ktest === null) ex.warning('unable to get symbolic solution, losing test case');
-    const files: Record<string, string | Uint8Array> = { ...(extras.files ?? {}) };
+    // the console output and exit status under this test's inputs (.stdout, .stderr, .exit)
+    const files: Record<string, string | Uint8Array> = { ...consoleFiles(st, ktest, exited), ...(extras.files ?? {}) };
     if (ex.opts.writeSmt2s) files.smt2 = toSmtLib2(st.constraints.toArray().length > 0 ? [...st.constraints.toArray()] : [TRUE]).text;
     if (ex.opts.writeKQueries) files.kquery = st.constraints.toArray().map((c) => printKQuery(c)).join('\n') + '\n';
     const id = this.output.writeTest(ktest, { ...extras, files });

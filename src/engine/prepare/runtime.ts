@@ -1,0 +1,182 @@
+/**
+ * Linking tsklee's C runtime into a program (KLEE's --libc / --posix-runtime).
+ *
+ *  - `--libc=tsklee` links runtime/build/libc.bc (runtime/libc/README.md).
+ *  - `--posix-runtime` links runtime/build/posix.bc (runtime/posix/README.md, "Contract with
+ *    the engine"): the program's `main` becomes `__user_main` and the run starts at
+ *    `__tsklee_posix_main(argc, argv, envp)`, which parses --sym-args & co. and calls it.
+ *
+ * posix.bc is linked whole. Of the libc, only the members (one module per C file) the program
+ * and the model need are read and linked (members.ts), as a linker takes archive members
+ * (without the member index, the whole libc.bc). What the program still cannot reach is then
+ * dropped (prune.ts).
+ * The runtime is built by clang-19; programs from clang-16 differ only in the `i128:128` of
+ * their data layout (LLVM 18 changed i128's alignment), so the runtime takes the program's
+ * layout then (the runtime uses no __int128 in memory). Typed-pointer programs (clang ≤ 14)
+ * cannot link with the opaque-pointer runtime: that is a clear error.
+ *
+ * In a source checkout the runtime bitcode is (re)built on first use when missing or older
+ * than its sources (scripts/build-runtime-*.mjs, a few ms when up to date); an installed
+ * tsklee uses the files it ships with.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadModule } from '../../load.js';
+import { DataLayout } from '../../ir/datalayout.js';
+import { Function, Linkage, type GlobalValue } from '../../ir/globals.js';
+import { linkModules, replaceGlobalUses, typesEquivalent, type LinkOptions } from '../../ir/linker.js';
+import type { Module } from '../../ir/module.js';
+import { markRuntimeFunction } from './runtime-functions.js';
+import { pruneUnreferenced } from './prune.js';
+import { readMemberIndex, selectMembers } from './members.js';
+
+/** The C libraries `--libc` accepts. */
+export const LIBC_CHOICES = ['none', 'tsklee'] as const;
+export type LibcChoice = (typeof LIBC_CHOICES)[number];
+
+/** Where `--posix-runtime` starts, and what the program's main is renamed to. */
+export const POSIX_ENTRY = '__tsklee_posix_main';
+export const POSIX_USER_MAIN = '__user_main';
+
+export interface RuntimeChoice {
+  libc: LibcChoice;
+  posixRuntime: boolean;
+}
+
+/** The runtime cannot be linked as asked (missing bitcode, incompatible program): one line for the user. */
+export class RuntimeSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RuntimeSetupError';
+  }
+}
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+type RuntimePart = 'libc' | 'posix';
+
+/** Path of runtime/build/<part>.bc, building it first in a source checkout. */
+async function runtimeBitcode(part: RuntimePart): Promise<string> {
+  const bc = join(ROOT, 'runtime', 'build', `${part}.bc`);
+  const script = join(ROOT, 'scripts', `build-runtime-${part}.mjs`);
+  if (existsSync(script) && existsSync(join(ROOT, 'runtime', part))) {
+    try {
+      const mod = (await import(pathToFileURL(script).href)) as { buildBitcode(o: { quiet: boolean }): string };
+      mod.buildBitcode({ quiet: true });
+    } catch (e) {
+      throw new RuntimeSetupError(`cannot build runtime/build/${part}.bc: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+  if (!existsSync(bc)) throw new RuntimeSetupError(`runtime/build/${part}.bc is missing (run: npm run build:runtime)`);
+  return bc;
+}
+
+/** The runtime libraries a choice needs. */
+function partsOf(choice: RuntimeChoice): RuntimePart[] {
+  const parts: RuntimePart[] = [];
+  if (choice.libc === 'tsklee') parts.push('libc');
+  if (choice.posixRuntime) parts.push('posix');
+  return parts;
+}
+
+/** clang-16 vs clang-19 layouts differ only by i128:128; anything else must match exactly. */
+function adoptProgramLayout(program: Module, rt: Module): void {
+  if (program.dataLayout === '' || program.dataLayout === rt.dataLayout) return;
+  const withoutI128 = (s: string): string =>
+    s
+      .split('-')
+      .filter((p) => !p.startsWith('i128:'))
+      .join('-');
+  if (DataLayout.parse(withoutI128(program.dataLayout)).equals(DataLayout.parse(withoutI128(rt.dataLayout)))) rt.dataLayout = program.dataLayout;
+}
+
+/**
+ * The model declares `int __user_main(int, char **, char **)`; main may have any of C's
+ * signatures. The declaration takes main's type (its call keeps passing three arguments:
+ * KLEE's "calling __user_main with extra arguments" warning), so that the two link.
+ */
+function retypeUserMainDeclaration(rt: Module, main: Function): void {
+  const decl = rt.getFunction(POSIX_USER_MAIN);
+  if (decl === undefined || !decl.isDeclaration || typesEquivalent(decl.valueType, main.valueType)) return;
+  const fresh = new Function(POSIX_USER_MAIN, main.functionType, decl.addrSpace, decl.type);
+  rt.functions[rt.functions.indexOf(decl)] = fresh;
+  replaceGlobalUses(rt, new Map([[decl, fresh]]));
+  rt.invalidateSymbolTable();
+}
+
+/**
+ * The program's own definitions win over the runtime's (a program may define its own
+ * `strlen` or `error`): the program's code calls its own, while the runtime's copy becomes
+ * internal to its module, so the runtime's own calls keep reaching it (glibc's internal calls
+ * go through hidden aliases the same way: a program's strlen does not change printf). A
+ * variable both define (`char *optarg;` in the program) is one variable: the program's.
+ */
+function yieldToProgram(program: Module, rt: Module): void {
+  const own = new Set<string>();
+  for (const g of [...program.functions, ...program.globals]) if (!g.isDeclaration && !g.hasLocalLinkage) own.add(g.name);
+  for (const fn of rt.functions) if (!fn.isDeclaration && !fn.hasLocalLinkage && own.has(fn.name)) fn.linkage = Linkage.Internal;
+  for (const gv of rt.globals) if (!gv.isDeclaration && !gv.hasLocalLinkage && own.has(gv.name)) gv.linkage = Linkage.WeakAny;
+}
+
+/** The libc files to link: the members `modules` need, or the whole library when its index is missing. */
+function libcFiles(modules: readonly Module[], bitcode: string, roots: readonly string[]): string[] {
+  const index = readMemberIndex(bitcode);
+  if (index === null) return [bitcode];
+  const defined = new Set<string>();
+  const wanted = [...roots];
+  for (const m of modules) {
+    for (const g of [...m.functions, ...m.globals, ...m.aliases]) {
+      if (g.hasLocalLinkage || g.name.startsWith('llvm.')) continue;
+      if (g.isDeclaration) wanted.push(g.name);
+      else if (g.linkage === Linkage.External) defined.add(g.name); // weak or common ones may yield to the libc's
+    }
+  }
+  return selectMembers([index], wanted, defined);
+}
+
+/**
+ * Loads the program (bitcode files or archives) and links the runtime the choice asks for.
+ * Returns the module and the function to start in (`main`, or the POSIX wrapper).
+ */
+export async function loadProgram(inputs: readonly string[], choice: RuntimeChoice, opts: LinkOptions = {}): Promise<{ module: Module; entryPoint: string }> {
+  const program = loadModule(inputs, opts);
+  const parts = partsOf(choice);
+  if (parts.length === 0) return { module: program, entryPoint: 'main' };
+  const what = parts.map((p) => (p === 'libc' ? '--libc=tsklee' : '--posix-runtime')).join(' ');
+  if (program.typedPointers) {
+    throw new RuntimeSetupError(`${what}: ${program.source} has typed pointers (clang ≤ 14); tsklee's runtime needs a program built by clang ≥ 15`);
+  }
+  let main: Function | undefined;
+  if (choice.posixRuntime) {
+    main = program.getFunction('main');
+    if (main === undefined || main.isDeclaration) throw new RuntimeSetupError(`--posix-runtime: ${program.source} has no main function`);
+    if (program.getFunction(POSIX_USER_MAIN) !== undefined) throw new RuntimeSetupError(`--posix-runtime: ${program.source} already has a symbol named ${POSIX_USER_MAIN}`);
+    main.name = POSIX_USER_MAIN;
+    program.invalidateSymbolTable();
+  }
+  const entryPoint = choice.posixRuntime ? POSIX_ENTRY : 'main';
+  const modules: Module[] = [program];
+  const fromRuntime = new Set<GlobalValue>();
+  const add = (rt: Module): void => {
+    adoptProgramLayout(program, rt);
+    if (main !== undefined) retypeUserMainDeclaration(rt, main);
+    yieldToProgram(program, rt);
+    for (const fn of rt.functions) if (!fn.isDeclaration) markRuntimeFunction(fn);
+    for (const g of [...rt.functions, ...rt.globals, ...rt.aliases, ...rt.ifuncs]) fromRuntime.add(g);
+    modules.push(rt);
+  };
+  // The POSIX model is linked whole: its C files share one state variable whose types only
+  // llvm-link unifies, and a program using it needs most of it anyway.
+  if (choice.posixRuntime) add(loadModule([await runtimeBitcode('posix')], opts));
+  if (choice.libc === 'tsklee') {
+    // exit: the engine runs it after main (startup.ts)
+    // members are linked with each other first, so that their references to each other stay
+    // theirs when the program defines the same name (yieldToProgram)
+    const members = libcFiles(modules, await runtimeBitcode('libc'), [entryPoint, 'exit']).map((f) => loadModule([f], opts));
+    if (members.length > 0) add(linkModules(members, opts));
+  }
+  const module = linkModules(modules, opts);
+  pruneUnreferenced(module, fromRuntime, [entryPoint, 'exit']);
+  return { module, entryPoint };
+}

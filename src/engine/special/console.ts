@@ -1,0 +1,91 @@
+/**
+ * The program's console: `__tsklee_write_console(fd, buf, count)` (called by the POSIX
+ * model's write() on fds 1 and 2) appends to the state's stdout/stderr record, and each test
+ * gets that record beside its .ktest (testNNNNNN.stdout / .stderr), plus the exit status of a
+ * path that exited (testNNNNNN.exit: `status & 255` and a newline, as a shell sees it).
+ * Format: runtime/posix/README.md ("Contract with the engine"); `tsklee replay --native` compares them.
+ *
+ * Symbolic bytes are kept as expressions and evaluated under the test's own model when the
+ * test is written, so the recorded output is exactly what the program prints when run natively
+ * on that test's inputs. Nothing forks here. The record is a persistent list of chunks: a
+ * fork shares it, a write adds one chunk.
+ */
+import type { Expr } from '../../expr/expr.js';
+import type { ExprArray } from '../../expr/array.js';
+import { Evaluator, type Assignment } from '../../expr/evaluate.js';
+import type { KTest } from '../../output/ktest.js';
+import type { SpecialHandler } from '../prepare/kinst.js';
+import type { ExecutionState } from '../state.js';
+import { resolveAccess } from '../exec-memory.js';
+import type { Scalar, Val } from '../values.js';
+import { argWidth, concreteU, readByte } from './util.js';
+
+/** One write to the console (newest first: `prev` is the write before). */
+export interface ConsoleChunk {
+  readonly fd: 1 | 2;
+  readonly bytes: readonly (number | Expr)[];
+  readonly prev: ConsoleChunk | null;
+}
+
+/** __tsklee_write_console(int fd, const void *buf, size_t count). */
+export const handleWriteConsole: SpecialHandler = (ex, st, ki, args) => {
+  const fd = concreteU(ex, st, args[0]!, argWidth(ki, 0), 'console fd');
+  const count = concreteU(ex, st, args[2]!, argWidth(ki, 2), 'console write size');
+  if (count === 0 || (fd !== 1 && fd !== 2)) return;
+  for (const a of resolveAccess(ex, st, args[1] as Scalar, count)) {
+    const os = a.st.addressSpace.stateOf(a.mo)!;
+    const bytes: (number | Expr)[] = new Array<number | Expr>(count);
+    for (let i = 0; i < count; i++) bytes[i] = readByte(os, a.offset, i);
+    a.st.console = { fd, bytes, prev: a.st.console };
+  }
+};
+
+/** The assignment of a test's objects to the state's symbolic arrays. */
+function assignmentOf(st: ExecutionState, ktest: KTest | null): Assignment | null {
+  if (ktest === null) return null;
+  const m = new Map<ExprArray, Uint8Array>();
+  st.symbolics.forEach((s, i) => {
+    const o = ktest.objects[i];
+    if (o !== undefined) m.set(s.array, o.bytes);
+  });
+  return m;
+}
+
+/** The byte value of a recorded byte under the model ('?' when there is none). */
+function concreteByte(b: number | Expr, ev: Evaluator | null): number {
+  if (typeof b === 'number') return b;
+  if (ev === null) return 0x3f;
+  return Number(ev.valueOf(b)) & 0xff;
+}
+
+/** The exit status a shell would see for an exit value. */
+function exitStatus(v: Val, ev: Evaluator | null): number | null {
+  if (typeof v === 'number') return v & 0xff;
+  if (typeof v === 'bigint') return Number(v & 0xffn);
+  if (Array.isArray(v)) return null;
+  if (ev === null) return null;
+  return Number(BigInt(ev.valueOf(v)) & 0xffn);
+}
+
+/**
+ * The sidecar files of a test: `stdout` / `stderr` when the path wrote to them, `exit` when
+ * `exited` (the path ended by returning from main or calling exit).
+ */
+export function consoleFiles(st: ExecutionState, ktest: KTest | null, exited: boolean): Record<string, Uint8Array | string> {
+  const files: Record<string, Uint8Array | string> = {};
+  const a = assignmentOf(st, ktest);
+  const ev = a !== null ? new Evaluator(a) : null;
+  const chunks: ConsoleChunk[] = [];
+  for (let c = st.console; c !== null; c = c.prev) chunks.push(c);
+  chunks.reverse();
+  for (const fd of [1, 2] as const) {
+    const out: number[] = [];
+    for (const c of chunks) if (c.fd === fd) for (const b of c.bytes) out.push(concreteByte(b, ev));
+    if (out.length > 0) files[fd === 1 ? 'stdout' : 'stderr'] = Uint8Array.from(out);
+  }
+  if (exited && st.exitValue !== undefined) {
+    const s = exitStatus(st.exitValue, ev);
+    if (s !== null) files.exit = `${s}\n`;
+  }
+  return files;
+}
