@@ -1,81 +1,28 @@
 /**
- * tsklee as a library: decode LLVM bitcode, link modules, print them, and compute data
- * layouts. `loadModule` is the one-call entry: files (bitcode or `ar` archives of bitcode)
- * in, one linked module out.
+ * tsklee as a library (`import { loadModule, explore } from 'tsklee'`):
+ *
+ *   const module = loadModule(['prog.bc']);               // or loadProgram for --libc / --posix-runtime
+ *   const r = await explore(module, { search: ['dfs'] }, { events: { onStateEnd: (s) => … } });
+ *   // r.completedPaths, r.generatedTests, … ; tests in (r.output as MemoryOutput).tests
+ *
+ * explore() creates (and disposes) a solver unless one is given; tests stay in memory unless
+ * an output is given (createOutputDir gives KLEE's klee-out-N layout). Also exported: the
+ * bitcode reader, the IR, the module linker and printer, the .ktest format.
  */
-import { readFileSync } from 'node:fs';
-import { readBitcodeArchive, readBitcodeModule } from './bitcode/index.js';
-import { isArArchive, isThinArchive } from './bitcode/archive.js';
-import { DataLayout, DataLayoutError } from './ir/datalayout.js';
-import { linkModules, type LinkOptions } from './ir/linker.js';
-import type { Module } from './ir/module.js';
-
+export { loadModule, InputError, type LoadOptions } from './load.js';
+export { loadProgram, RuntimeSetupError, LIBC_CHOICES, type LibcChoice, type RuntimeChoice } from './engine/prepare/runtime.js';
+export { explore, type ExploreSetup, type ExploreResult } from './engine/explore.js';
+export { DEFAULT_OPTIONS, resolveOptions, type EngineOptions } from './engine/options.js';
+export { EngineSetupError, type ExploreEvents, type StateEndInfo, type RunSummary } from './engine/executor.js';
+export { Termination, ERR_SUFFIX } from './engine/errors.js';
+export { MemoryOutput, type RunOutput } from './engine/test-output.js';
+export { SEARCH_NAMES, type SearchName } from './engine/searchers/index.js';
+export { createSolver, type Solver, type SolverOptions } from './solver/index.js';
+export { createOutputDir, type OutputDir } from './output/output-dir.js';
+export { decodeKTest, encodeKTest, readKTestFile, writeKTestFile, KTestError, type KTest, type KTestObject } from './output/ktest.js';
 export { readBitcodeModule, readBitcodeFile, readBitcodeArchive } from './bitcode/index.js';
 export { BitcodeError } from './bitcode/errors.js';
 export { printModule } from './ir/printer/index.js';
 export { linkModules, LinkError, replaceGlobalUses, typesEquivalent, type LinkOptions } from './ir/linker.js';
 export { DataLayout, DataLayoutError, type StructLayout } from './ir/datalayout.js';
 export * from './ir/index.js';
-
-/** A problem with an input that is not malformed bitcode (e.g. an unsupported target). */
-export class InputError extends Error {
-  constructor(
-    readonly file: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'InputError';
-  }
-}
-
-export interface LoadOptions extends LinkOptions {
-  /** Reject modules not built for x86-64 (default true: tsklee executes x86-64 semantics). */
-  requireX86_64?: boolean;
-}
-
-/**
- * Reads bitcode files and archives of bitcode and links everything into one module (every
- * bitcode member of an archive is included). Throws BitcodeError (malformed input, with `file` set),
- * InputError, DataLayoutError (with the file in the message), LinkError, or the
- * filesystem's error (ENOENT, …).
- */
-export function loadModule(paths: readonly string[], opts: LoadOptions = {}): Module {
-  const modules: Module[] = [];
-  for (const path of paths) {
-    const buf = readInput(path);
-    if (isArArchive(buf) || isThinArchive(buf)) {
-      const members = readBitcodeArchive(buf, path);
-      if (members.length === 0) throw new InputError(path, 'archive has no bitcode members');
-      for (const m of members) modules.push(checkModule(m, opts));
-    } else {
-      modules.push(checkModule(readBitcodeModule(buf, path), opts));
-    }
-  }
-  return linkModules(modules, opts);
-}
-
-/** The file's bytes; a filesystem error always carries the path (EISDIR does not by itself). */
-function readInput(path: string): Uint8Array {
-  try {
-    return readFileSync(path);
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    if (err.path === undefined) err.path = path;
-    throw err;
-  }
-}
-
-/** Rejects what tsklee cannot use although it decodes fine. */
-function checkModule(m: Module, opts: LoadOptions): Module {
-  const file = m.source;
-  if ((opts.requireX86_64 ?? true) && m.targetTriple !== '' && !/^x86_64[-_]/.test(m.targetTriple)) {
-    throw new InputError(file, `unsupported target '${m.targetTriple}' (tsklee supports x86_64 only)`);
-  }
-  try {
-    DataLayout.parse(m.dataLayout);
-  } catch (e) {
-    if (e instanceof DataLayoutError) throw new DataLayoutError(`${file}: ${e.message}`);
-    throw e;
-  }
-  return m;
-}

@@ -1,5 +1,7 @@
 /**
- * Coverage facts for the nurs:* searchers (KLEE's StatsTracker: minDistToUncovered).
+ * Coverage facts for the nurs:* searchers (KLEE's StatsTracker): minDistToUncovered, how often
+ * the instruction at a state's pc has run (nurs:icnt; the executor's per-instruction counts),
+ * and how many instructions ran in a state's call path (nurs:cpicnt; CallPathCounts below).
  *
  * Distance from a pc to the nearest instruction no state has executed, counting the
  * uncovered instruction as 1, following the control-flow graph inside the function and, when
@@ -10,7 +12,7 @@
  */
 import type { CoverageOracle } from './searchers/searcher.js';
 import type { Executor } from './executor.js';
-import type { ExecutionState } from './state.js';
+import type { ExecutionState, StackFrame } from './state.js';
 import { Op, type Edge, type KFunction } from './prepare/kinst.js';
 import type { SwitchInfo } from './prepare/kmodule.js';
 
@@ -49,12 +51,18 @@ export class CoverageTracker implements CoverageOracle<ExecutionState> {
     return best;
   }
 
-  instructionCount(_st: ExecutionState): number {
-    return 1; // per-instruction counters are not kept (nurs:icnt then behaves like uniform)
+  /** Times the instruction at st's pc has run, in every state (KLEE: stats::instructions of pc). */
+  instructionCount(st: ExecutionState): number {
+    if (st.stack.length === 0) return 0;
+    const ki = st.top.kf.insts[st.pc];
+    return ki !== undefined ? this.ex.covered[ki.gid]! : 0;
   }
 
+  /** Instructions run in st's current call path, by every state (needs ex.callPaths). */
   callPathInstructionCount(st: ExecutionState): number {
-    return st.steppedInstructions;
+    const cp = this.ex.callPaths;
+    if (cp === null) throw new Error('nurs:cpicnt needs the executor to count call paths (ex.callPaths)');
+    return cp.countOf(st);
   }
 
   private table(kf: KFunction): Table {
@@ -119,5 +127,48 @@ export class CoverageTracker implements CoverageOracle<ExecutionState> {
       }
     }
     return { dist, toReturn, coveredAt: this.ex.coveredCount, instructionsAt: this.ex.instructions };
+  }
+}
+
+/** A node of the call-path tree (KLEE's CallPathNode): a function reached through a chain of call sites. */
+interface CallPathNode {
+  /** Instructions executed in this function through this path (not in its callees). */
+  instructions: number;
+  /** Children by `callerPc/function`. */
+  readonly children: Map<string, CallPathNode>;
+}
+
+/**
+ * Instruction counts per call path, for nurs:cpicnt (KLEE's CallPathManager with
+ * stats::instructions per node). The interpreter reports the instructions of each stretch run
+ * in one frame (addInstructions, at calls and returns: both leave the inline loop); a frame's
+ * node is cached per StackFrame object and rebuilt from the caller's after a copy-on-write clone.
+ */
+export class CallPathCounts {
+  private readonly root: CallPathNode = { instructions: 0, children: new Map() };
+  private readonly nodes = new WeakMap<StackFrame, CallPathNode>();
+
+  /** `n` instructions just ran in st's top frame. */
+  addInstructions(st: ExecutionState, n: number): void {
+    if (n > 0 && st.stack.length > 0) this.nodeAt(st, st.stack.length - 1).instructions += n;
+  }
+
+  countOf(st: ExecutionState): number {
+    return st.stack.length > 0 ? this.nodeAt(st, st.stack.length - 1).instructions : 0;
+  }
+
+  private nodeAt(st: ExecutionState, i: number): CallPathNode {
+    const f = st.stack[i]!;
+    let node = this.nodes.get(f);
+    if (node !== undefined) return node;
+    const parent = i > 0 ? this.nodeAt(st, i - 1) : this.root;
+    const key = `${f.callerPc}/${f.kf.name}`;
+    node = parent.children.get(key);
+    if (node === undefined) {
+      node = { instructions: 0, children: new Map() };
+      parent.children.set(key, node);
+    }
+    this.nodes.set(f, node);
+    return node;
   }
 }

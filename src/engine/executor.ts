@@ -25,7 +25,9 @@ import { interpret } from './interpreter.js';
 import { closeKey, MergeGroup, mergeStates } from './merge.js';
 import { callBindings } from './bindings.js';
 import { TestWriter, type RunOutput } from './test-output.js';
+import { libcExit, setEnviron } from './prepare/startup.js';
 import type { Module } from '../ir/module.js';
+import type { CallPathCounts } from './coverage.js';
 
 /** Callbacks for a caller that wants to see what happens (the CLI prints these). */
 export interface ExploreEvents {
@@ -68,8 +70,13 @@ export class Executor {
   instructions = 0;
   forks = 0;
   queries = 0;
-  /** Instructions (by gid) executed by some state. */
-  readonly covered: Uint8Array;
+  /**
+   * Times each instruction (by gid) has run, over all states (KLEE's per-instruction
+   * stats::instructions, read by nurs:icnt); non-zero = covered.
+   */
+  readonly covered: Float64Array;
+  /** Instructions per call path, kept only when a searcher needs them (nurs:cpicnt). */
+  callPaths: CallPathCounts | null = null;
   coveredCount = 0;
   /** States created / ended during the current step (KLEE's addedStates / removedStates). */
   added: ExecutionState[] = [];
@@ -96,7 +103,7 @@ export class Executor {
     resetObjectIds();
     resetConstArrayCounter();
     this.km = new KModule(module, callBindings);
-    this.covered = new Uint8Array(this.km.instructions.length);
+    this.covered = new Float64Array(this.km.instructions.length);
     this.writer = new TestWriter(this, output);
     for (const w of this.km.warnings) this.warning(w);
   }
@@ -145,8 +152,12 @@ export class Executor {
     as.bindNew(errno);
     this.errnoMo = errno;
     const args = this.buildMainArgs(st, kf);
+    if (this.opts.libc === 'tsklee' || this.opts.posixRuntime) setEnviron(this, st);
     // Static constructors run first, destructors after the entry function returns.
     st.entryQueue = [...this.km.ctors, kf, ...this.km.dtors];
+    // with tsklee's libc: exit(main(...)) flushes stdio and runs atexit handlers
+    this.exitKf = this.opts.libc === 'tsklee' ? libcExit(this) : null;
+    if (this.exitKf !== null) st.entryQueue.push(this.exitKf);
     const first = st.entryQueue.shift()!;
     this.pushEntryFrame(st, first, first === kf ? args : []);
     this.mainArgs = args;
@@ -164,9 +175,12 @@ export class Executor {
   /** main's (argc, argv, envp), remembered for when main runs after constructors. */
   mainArgs: Val[] = [];
   mainKf: KFunction | null = null;
+  /** The libc's exit, queued after main and the destructors (gets main's result). */
+  exitKf: KFunction | null = null;
 
   /** Start `kf` as an entry function (no caller). */
   pushEntryFrame(st: ExecutionState, kf: KFunction, args: Val[]): void {
+    if (kf === this.exitKf) args = [st.exitValue ?? 0];
     const regs = kf.template.slice();
     const n = kf.fn.args.length;
     for (let i = 0; i < n && i < args.length; i++) regs[kf.argBase + i] = args[i]!;
@@ -268,6 +282,7 @@ export class Executor {
     this.searcher.update(null, [initial], []);
     const maxTimeMs = this.opts.maxTime > 0 ? this.opts.maxTime * 1000 : Infinity;
     let lastYield = Date.now();
+    let interrupted = false;
     const searcher = this.searcher;
     while (!searcher.empty() && this.haltReason === null) {
       const st = searcher.selectState();
@@ -286,12 +301,15 @@ export class Executor {
         lastYield = now;
         if (now - t0 >= maxTimeMs) this.halt('HaltTimer invoked');
         const why = shouldStop();
-        if (why !== null) this.halt(why);
+        if (why !== null) {
+          this.halt(why);
+          interrupted = this.haltReason === why;
+        }
         this.checkMemory();
         await new Promise<void>((r) => setImmediate(r));
       }
     }
-    if (this.haltReason !== null) this.dumpRemainingStates();
+    if (this.haltReason !== null) await this.dumpRemainingStates(interrupted ? INTERRUPT_DUMP_BUDGET_MS : Infinity);
     return {
       instructions: this.instructions,
       forks: this.forks,
@@ -362,15 +380,33 @@ export class Executor {
   /** States paused at klee_close_merge, out of the searcher. */
   private readonly pausedSet = new Set<ExecutionState>();
 
-  /** At a halt, end every remaining state (a test each, KLEE's --dump-states-on-halt). */
-  private dumpRemainingStates(): void {
+  /**
+   * At a halt, end every remaining state (a test each, KLEE's --dump-states-on-halt), for at
+   * most `budgetMs`: each dump costs a solver query and files, and after a Ctrl-C the user
+   * waits (thousands of states take minutes); the states left then end without a test. It
+   * yields now and then so that a second Ctrl-C is seen.
+   */
+  private async dumpRemainingStates(budgetMs: number): Promise<void> {
     if (this.liveStates.size === 0) return;
-    if (this.opts.dumpStatesOnHalt) this.message('halting execution, dumping remaining states');
+    const dump = this.opts.dumpStatesOnHalt;
+    if (dump) this.message('halting execution, dumping remaining states');
+    const deadline = Date.now() + budgetMs;
+    let lastYield = Date.now();
+    let notDumped = 0;
     for (const st of [...this.liveStates].sort((a, b) => a.id - b.id)) {
       if (st.status !== StateStatus.Running) continue;
-      if (this.opts.dumpStatesOnHalt) this.terminateEarly(st, Msg.halting, Termination.Interrupted);
-      else this.terminateSilently(st, Termination.Interrupted);
+      const now = Date.now();
+      if (dump && now < deadline) this.terminateEarly(st, Msg.halting, Termination.Interrupted);
+      else {
+        if (dump) notDumped++;
+        this.terminateSilently(st, Termination.Interrupted);
+      }
+      if (now - lastYield >= 50) {
+        lastYield = now;
+        await new Promise<void>((r) => setImmediate(r));
+      }
     }
+    if (notDumped > 0) this.message(`${notDumped} remaining states ended without a test (dumping stops ${budgetMs / 1000} s after an interrupt)`);
     this.updateStates(null);
   }
 
@@ -555,10 +591,13 @@ export class Executor {
     const replay = this.opts.replay;
     if (replay !== undefined) {
       // Replaying a test: the object gets the test's bytes instead of becoming symbolic.
-      const obj = replay.objects[st.replayPosition++];
+      const index = st.replayPosition++;
+      const obj = replay.objects[index];
       const os = st.addressSpace.writeableOf(mo)!;
-      if (obj === undefined || obj.bytes.length !== mo.size) {
-        this.terminateOnError(st, `replay: no test object of size ${mo.size} for '${name}'`, Termination.User);
+      if (obj === undefined || obj.bytes.length !== mo.size || obj.name !== name) {
+        const found = obj === undefined ? `the test has only ${index} objects` : `the test's object ${index + 1} is '${obj.name}' (${obj.bytes.length} bytes)`;
+        const wanted = `klee_make_symbolic #${index + 1} asks for '${name}' (${mo.size} bytes)`;
+        this.terminateOnError(st, `${REPLAY_MISMATCH_PREFIX}${wanted}, ${found}`, Termination.User);
         return;
       }
       for (let i = 0; i < mo.size; i++) os.write8(i, obj.bytes[i]!);
@@ -697,6 +736,12 @@ export class Executor {
     return this.km.globalObjects.get(gv);
   }
 }
+
+/** After a user interrupt (shouldStop), remaining states are dumped for at most this long. */
+export const INTERRUPT_DUMP_BUDGET_MS = 2000;
+
+/** Starts the message of a state ended because a replayed test's objects do not fit the program. */
+export const REPLAY_MISMATCH_PREFIX = 'replay: object mismatch: ';
 
 /** The module cannot be run as asked (no entry point, …): a user error, reported in one line. */
 export class EngineSetupError extends Error {

@@ -4,9 +4,9 @@
  */
 import type { Module } from '../ir/module.js';
 import { createSolver, type Solver } from '../solver/index.js';
-import { createSearcher, DEFAULT_SEARCH_WITH_MERGE } from './searchers/index.js';
+import { createSearcher, DEFAULT_SEARCH_WITH_MERGE, resolveSearchNames } from './searchers/index.js';
 import { Executor, type ExploreEvents, type RunSummary } from './executor.js';
-import { CoverageTracker } from './coverage.js';
+import { CallPathCounts, CoverageTracker } from './coverage.js';
 import { MemoryOutput, type RunOutput } from './test-output.js';
 import { resolveOptions, type EngineOptions } from './options.js';
 
@@ -16,7 +16,10 @@ export interface ExploreSetup {
   /** The solver to use (default: createSolver with --max-solver-time). Not disposed by explore. */
   solver?: Solver;
   events?: ExploreEvents;
-  /** Polled between steps: a non-null reason stops the run (tests already written stay). */
+  /**
+   * Polled between steps: a non-null reason stops the run (tests already written stay; the
+   * remaining states are dumped for at most INTERRUPT_DUMP_BUDGET_MS, see executor.ts).
+   */
   shouldStop?: () => string | null;
   /** Called once the executor exists (e.g. to show the searcher's name). */
   onStart?: (ex: Executor) => void;
@@ -36,10 +39,11 @@ export async function explore(module: Module, options: Partial<EngineOptions> = 
   try {
     const ex = new Executor(module, solver, output, opts, setup.events);
     const oracle = new CoverageTracker(ex);
-    let name = '';
-    setup.onStart?.(ex);
     // KLEE's default under --use-merge is nurs:covnew alone
     const names = opts.search.length === 0 && opts.useMerge ? [...DEFAULT_SEARCH_WITH_MERGE] : opts.search;
+    if (resolveSearchNames(names).includes('nurs:cpicnt')) ex.callPaths = new CallPathCounts();
+    let name = '';
+    setup.onStart?.(ex);
     const summary = await ex.run((ptree, rng) => {
       const s = createSearcher(names, { rng, ptree, oracle });
       name = s.name;

@@ -35,8 +35,11 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
   let insts = frame.kf.insts;
   let pc = st.pc;
   const covered = ex.covered;
+  const callPaths = ex.callPaths;
   const as = st.addressSpace;
   let n = 0;
+  /** n when the current frame's stretch began (for callPaths). */
+  let stretchStart = 0;
   if (st.pendingError !== null) {
     const pe = st.pendingError;
     st.pendingError = null;
@@ -46,9 +49,8 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
   while (n < budget) {
     const ki: KInst = insts[pc]!;
     n++;
-    if (covered[ki.gid] === 0) {
+    if (covered[ki.gid]++ === 0) {
       // KLEE's convention: 0 until the state covers something new, then 1 and counting.
-      covered[ki.gid] = 1;
       ex.coveredCount++;
       st.coveredNew = true;
       st.instsSinceCovNew = 1 - n;
@@ -412,6 +414,10 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
         break;
     }
     // The general path: the handler may call, return, fork, or end the state.
+    if (callPaths !== null) {
+      callPaths.addInstructions(st, n - stretchStart);
+      stretchStart = n;
+    }
     st.prevPc = pc;
     st.pc = pc + 1;
     execSlow(ex, st, ki);
@@ -425,5 +431,6 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
     pc = st.pc;
   }
   st.pc = pc;
+  if (callPaths !== null) callPaths.addInstructions(st, n - stretchStart);
   return n;
 }

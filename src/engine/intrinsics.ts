@@ -12,8 +12,9 @@ import { intrinsicMemCopy, intrinsicMemSet } from './special/mem.js';
 import { vaStart } from './exec-call.js';
 import { fpOperand } from './exec-arith.js';
 import { memCopy } from './special/mem.js';
-import { TypeKind, type Type, type VectorType } from '../ir/types.js';
-import { intBinary, intFrom, type Scalar, type Val } from './values.js';
+import { I32, TypeKind, type Type, type VectorType } from '../ir/types.js';
+import { intBinary, intFrom, intSExt, type Scalar, type Val } from './values.js';
+import { readAt, resolveAccess } from './exec-memory.js';
 import { ExprKind } from '../expr/kinds.js';
 import { roundTo, fpToInt } from './scalar.js';
 
@@ -93,6 +94,37 @@ const FP_INTRINSICS: Record<string, SpecialHandler> = {
   'llvm.llround': fpToIntRound((x) => (x < 0 ? -Math.round(-x) : Math.round(x))),
   'llvm.lrint': fpToIntRound(roundEven),
   'llvm.llrint': fpToIntRound(roundEven),
+};
+
+/** The smallest normal magnitude per floating kind (x86_fp80 and fp128 are computed as doubles). */
+function minNormal(k: TypeKind): number {
+  return k === TypeKind.Float ? 2 ** -126 : k === TypeKind.Half ? 2 ** -14 : 2 ** -1022;
+}
+
+/**
+ * llvm.is.fpclass(x, mask): whether x is in one of the classes the mask bits name (0 signalling
+ * NaN, 1 quiet NaN, 2 -inf, 3 -normal, 4 -subnormal, 5 -0, 6 +0, 7 +subnormal, 8 +normal,
+ * 9 +inf). Concrete floats are JS numbers, which keep no NaN payload: every NaN is quiet.
+ */
+const isFpClass: SpecialHandler = (ex, st, ki, args) => {
+  const k = elemKind(ki.inst.ops[0]!.type);
+  const mask = Number(args[1] as number);
+  const classOf = (x: number): number => {
+    if (Number.isNaN(x)) return 1;
+    const neg = x < 0 || Object.is(x, -0);
+    const a = Math.abs(x);
+    const c = a === Infinity ? 9 : a === 0 ? 6 : a < minNormal(k) ? 7 : 8;
+    return neg ? 11 - c : c;
+  };
+  const one = (v: Val): number => ((mask >> classOf(fpOperand(ex, st, v, k))) & 1);
+  ex.bindLocal(st, ki, Array.isArray(args[0]) ? (args[0] as Val[]).map(one) : one(args[0]!));
+};
+
+/** llvm.load.relative(ptr, offset): ptr + sext(the i32 at ptr + offset) (relative lookup tables). */
+const loadRelative: SpecialHandler = (ex, st, ki, args) => {
+  const base = args[0] as Scalar;
+  for (const a of resolveAccess(ex, st, intBinary(ExprKind.Add, 64, base, args[1] as Scalar), 4))
+    ex.bindLocal(a.st, ki, intBinary(ExprKind.Add, 64, base, intSExt(readAt(ex, a, I32) as Scalar, 32, 64)));
 };
 
 const trap: SpecialHandler = (ex, st) => ex.terminateOnError(st, Msg.abort, Termination.Abort);
@@ -181,6 +213,8 @@ const BY_PREFIX: Record<string, SpecialHandler> = {
   'llvm.objectsize': objectSize,
   'llvm.is.constant': isConstant,
   'llvm.ptrmask': ptrMask,
+  'llvm.is.fpclass': isFpClass,
+  'llvm.load.relative': loadRelative,
 };
 
 /** An intrinsic unknown to tsklee: the calling state ends with an exec error naming it. */

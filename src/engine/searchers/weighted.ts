@@ -8,8 +8,8 @@
  * |---------------|------------------------------------------------------------------------------|
  * | `nurs:depth`  | depth                                                                        |
  * | `nurs:rp`     | 0.5^depth                                                                    |
- * | `nurs:icnt`   | (1 / max(1, count))², count = times the instruction at the pc has executed  |
- * | `nurs:cpicnt` | 1 / max(1, count), count = instructions executed in the current call path   |
+ * | `nurs:icnt`   | (1 / max(1, count))², count = times the instruction at the pc has executed (all states) |
+ * | `nurs:cpicnt` | 1 / max(1, count), count = instructions executed in the current call path (all states) |
  * | `nurs:qc`     | 1 if queryCost < 0.1 s, else 1 / queryCost (seconds)                         |
  * | `nurs:md2u`   | (1 / md2u)², md2u = min distance to uncovered, 10000 when none is reachable  |
  * | `nurs:covnew` | (1 / md2u)² + c², c = 0 if instsSinceCovNew = 0, else 1 / max(1, instsSinceCovNew − 1000) |

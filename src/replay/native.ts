@@ -1,0 +1,72 @@
+/**
+ * Runs a natively built program on one test (the role of KLEE's klee-replay): argv, files and
+ * stdin from the test (./posix-inputs.ts), KTEST_FILE naming the test for programs linked
+ * with runtime/replay, in a fresh temporary directory that is removed afterwards.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { NativeInputs } from './posix-inputs.js';
+
+export interface NativeResult {
+  /** Exit status, or null when killed by a signal / the timeout. */
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  stdout: Buffer;
+  stderr: Buffer;
+}
+
+export interface NativeRunOptions {
+  /** argv[0] the program sees (tsklee records output with the test's first argument). */
+  argv0: string;
+  /** Absolute path of the .ktest, passed as KTEST_FILE. */
+  ktestPath: string;
+  timeoutMs: number;
+}
+
+/** Program output kept per stream; more is cut (and then differs from any sane recording). */
+const MAX_OUTPUT = 64 * 1024 * 1024;
+
+export function runNative(binary: string, inputs: NativeInputs, o: NativeRunOptions): NativeResult {
+  const root = mkdtempSync(join(tmpdir(), 'tsklee-replay-'));
+  let stdinFd: number | undefined;
+  try {
+    // the program runs in root/cwd with its files; stdin (when the test has one) is a file
+    // beside it, as the model's symbolic stdin is a file (seekable, with a size)
+    const cwd = join(root, 'cwd');
+    mkdirSync(cwd);
+    for (const f of inputs.files) {
+      const p = join(cwd, f.name);
+      writeFileSync(p, f.bytes);
+      chmodSync(p, f.mode);
+    }
+    if (inputs.stdin !== null) {
+      writeFileSync(join(root, 'stdin'), inputs.stdin);
+      stdinFd = openSync(join(root, 'stdin'), 'r');
+    }
+    const r = spawnSync(resolve(binary), inputs.args, {
+      argv0: o.argv0,
+      cwd,
+      // no stdin object: the console's stdin, empty (a pipe closed at once)
+      stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'],
+      input: stdinFd === undefined ? '' : undefined,
+      env: { ...process.env, KTEST_FILE: resolve(o.ktestPath) },
+      timeout: o.timeoutMs,
+      killSignal: 'SIGKILL',
+      maxBuffer: MAX_OUTPUT,
+    });
+    const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
+    // EPIPE: the program ended without reading its (empty) stdin; ENOBUFS: output cut at MAX_OUTPUT
+    if (r.error !== undefined && code !== 'ETIMEDOUT' && code !== 'ENOBUFS' && code !== 'EPIPE') {
+      const err = r.error as NodeJS.ErrnoException;
+      if (code === 'ENOENT' || code === 'EACCES') err.path = binary;
+      throw err;
+    }
+    return { status: r.status, signal: r.signal, timedOut: code === 'ETIMEDOUT', stdout: r.stdout ?? Buffer.alloc(0), stderr: r.stderr ?? Buffer.alloc(0) };
+  } finally {
+    if (stdinFd !== undefined) closeSync(stdinFd);
+    rmSync(root, { recursive: true, force: true });
+  }
+}
