@@ -8,12 +8,33 @@ import type { CommandModule } from 'yargs';
 import { LOG_LEVELS } from '../util/logger.js';
 import type { GlobalArgs } from './context.js';
 import { isEpipe, reportError, UsageError } from './errors.js';
-import { disCommand } from './commands/dis.js';
-import { ktestCommand } from './commands/ktest.js';
-import { runCommand } from './commands/run.js';
+import { ccArguments, ccCommand, runCc } from './commands/cc.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command has its own argument type
-const COMMANDS: CommandModule<GlobalArgs, any>[] = [disCommand, ktestCommand, runCommand];
+type AnyCommand = CommandModule<GlobalArgs, any>;
+
+/**
+ * The commands, in help order. Each module is imported only when needed: loading every
+ * command (the engine, the solvers, the replayer) cost every `tsklee dis` ~0.1 s.
+ */
+const COMMANDS: { name: string; load: () => Promise<AnyCommand> }[] = [
+  { name: 'dis', load: async () => (await import('./commands/dis.js')).disCommand },
+  { name: 'ktest', load: async () => (await import('./commands/ktest.js')).ktestCommand },
+  { name: 'run', load: async () => (await import('./commands/run.js')).runCommand },
+  { name: 'cc', load: async () => ccCommand },
+  { name: 'replay', load: async () => (await import('./commands/replay.js')).replayCommand },
+];
+
+/**
+ * The commands yargs needs for `args`: only the named one when the command comes first
+ * (after global options, as ccArguments reads them), else all (help, usage errors).
+ */
+function commandsFor(args: readonly string[]): typeof COMMANDS {
+  let i = 0;
+  while (i < args.length && args[i]!.startsWith('--log-level')) i += args[i]!.includes('=') ? 1 : 2;
+  const named = COMMANDS.find((c) => c.name === args[i]);
+  return named !== undefined ? [named] : COMMANDS;
+}
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -22,7 +43,20 @@ function packageVersion(): string {
 
 /** Runs the CLI on `args` (without node and the script) and returns the exit code. */
 export async function runCli(args: string[]): Promise<number> {
-  const cli = yargs(args)
+  // `tsklee cc` takes clang's arguments, which yargs must not see.
+  const ccArgs = ccArguments(args);
+  if (ccArgs !== undefined) {
+    try {
+      return runCc(ccArgs);
+    } catch (e) {
+      return reportError(e);
+    }
+  }
+  const needed = commandsFor(args);
+  const commands = await Promise.all(needed.map((c) => c.load()));
+  // the program's arguments after `run`'s input stay untouched (run.ts is loaded only for `run`)
+  const yargsArgs = needed.some((c) => c.name === 'run') ? (await import('./commands/run.js')).separateProgramArgs(args) : args;
+  const cli = yargs(yargsArgs)
     .scriptName('tsklee')
     .usage('$0 <command> [options]')
     .option('log-level', {
@@ -43,11 +77,25 @@ export async function runCli(args: string[]): Promise<number> {
       // Errors thrown by handlers pass through; yargs' own messages are usage errors.
       throw err ?? new UsageError(`${msg} (run 'tsklee --help' for usage)`);
     });
-  for (const c of COMMANDS) cli.command(c);
+  for (const c of commands) cli.command(c);
+  skipHelpCaching(cli);
   try {
     await cli.parseAsync();
     return 0;
   } catch (e) {
     return isEpipe(e) ? 0 : reportError(e);
   }
+}
+
+/**
+ * yargs renders the whole help text before every command handler runs, only to keep it for
+ * a later showHelp() from inside the handler. tsklee never does that (failures are one line),
+ * and the rendering (string-width over every option) costs ~50 ms of each run's start-up.
+ * `--help` is unaffected: it renders the text when asked.
+ */
+function skipHelpCaching(y: object): void {
+  type Usage = { cacheHelpMessage?: () => void };
+  const internal = (y as { getInternalMethods?: () => { getUsageInstance?: () => Usage } }).getInternalMethods?.();
+  const usage = internal?.getUsageInstance?.();
+  if (usage !== undefined && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
 }

@@ -6,7 +6,7 @@
 import { BitcodeError } from '../bitcode/errors.js';
 import { DataLayoutError } from '../ir/datalayout.js';
 import { LinkError } from '../ir/linker.js';
-import { InputError } from '../index.js';
+import { InputError } from '../load.js';
 
 export const EXIT_USER_ERROR = 1;
 export const EXIT_INTERNAL_ERROR = 2;

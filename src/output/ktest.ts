@@ -57,6 +57,24 @@ export class KTestError extends Error {
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8');
 
+/**
+ * A run writes the same argument and object names into thousands of tests; encoding them
+ * once each saves most of encodeKTest's time (TextEncoder calls are not cheap). Bounded so a
+ * long-lived library user cannot grow it without limit.
+ */
+const encodedStrings = new Map<string, Uint8Array>();
+const MAX_ENCODED_STRINGS = 4096;
+
+function encodedString(s: string): Uint8Array {
+  let b = encodedStrings.get(s);
+  if (b === undefined) {
+    b = utf8.encode(s);
+    if (encodedStrings.size >= MAX_ENCODED_STRINGS) encodedStrings.clear();
+    encodedStrings.set(s, b);
+  }
+  return b;
+}
+
 function checkU32(v: number, what: string): number {
   if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new KTestError(`${what} ${v} does not fit in 32 bits`);
   return v;
@@ -64,8 +82,8 @@ function checkU32(v: number, what: string): number {
 
 /** The bytes of `t` as KLEE's kTest_toFile writes them. */
 export function encodeKTest(t: KTest): Uint8Array {
-  const args = t.args.map((a) => utf8.encode(a));
-  const names = t.objects.map((o) => utf8.encode(o.name));
+  const args = t.args.map(encodedString);
+  const names = t.objects.map((o) => encodedString(o.name));
   let size = 5 + 4 + 4 + 8 + 4;
   for (const a of args) size += 4 + a.length;
   t.objects.forEach((o, i) => (size += 4 + names[i].length + 4 + o.bytes.length));

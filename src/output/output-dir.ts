@@ -20,11 +20,17 @@
  * Every write is synchronous: the engine's hot path is synchronous, and a test must be on
  * disk as soon as it is found. Messages and warnings are written line by line without
  * buffering, so an interrupted run keeps everything it reported.
+ *
+ * Test files are created directly (exclusive create, as KLEE does), not through a temporary
+ * file and a rename like info and run.stats: the directory is new and ours, so nothing can be
+ * clobbered, and the rename doubled the cost of a test (measured: 4096 tests, ~0.25 s direct
+ * vs ~0.9 s with the rename on a quiet machine; file creation dominates fork-heavy runs).
+ * A crash in the middle of a test's write can leave that one file short.
  */
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, symlinkSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { formatInfo, type RunInfo } from './info.js';
-import { writeFileAtomic, writeKTestFile, type KTest } from './ktest.js';
+import { encodeKTest, writeFileAtomic, type KTest } from './ktest.js';
 import { RunStatsWriter, type RunStatsOptions } from './run-stats.js';
 
 /** The prefix of every line of messages.txt and warnings.txt (KLEE's, for scripts that grep them). */
@@ -150,7 +156,7 @@ export class OutputDir {
   writeTest(ktest: KTest | null, extras: WriteTestExtras = {}): number {
     const id = this.nextTestId();
     if (ktest !== null) {
-      writeKTestFile(this.testPath(id, 'ktest'), ktest);
+      writeNewFile(this.testPath(id, 'ktest'), encodeKTest(ktest));
       this.generated++;
     }
     if (extras.errKind !== undefined) {
@@ -166,7 +172,7 @@ export class OutputDir {
   /** Writes (atomically) one more file of test `id`. */
   writeTestFile(id: number, suffix: string, data: string | Uint8Array): void {
     if (!SUFFIX_RE.test(suffix) || suffix.includes('..')) throw new OutputDirError(`bad test file suffix '${suffix}'`);
-    writeFileAtomic(this.testPath(id, suffix), data);
+    writeNewFile(this.testPath(id, suffix), data);
   }
 
   /** Appends "KLEE: <text>" to messages.txt (one line per line of text). */
@@ -279,4 +285,18 @@ export function createOutputDir(opts: CreateOutputDirOptions = {}): OutputDir {
   // As in KLEE, a missing klee-last is worth a warning, not the run.
   if (linkError !== undefined) out.appendWarning(`cannot create klee-last symlink: ${linkError}`);
   return out;
+}
+
+const utf8 = new TextEncoder();
+
+/** Creates `path` (which must not exist) with `data`: one open, write and close. */
+function writeNewFile(path: string, data: Uint8Array | string): void {
+  const bytes = typeof data === 'string' ? utf8.encode(data) : data;
+  const fd = openSync(path, 'wx', 0o644);
+  try {
+    let off = 0;
+    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,7 +1,8 @@
 /** `tsklee dis FILE...`: print the (linked) module as LLVM assembly, like llvm-dis. */
 import { writeFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
-import { loadModule, printModule } from '../../index.js';
+import { loadModule } from '../../load.js';
+import { printModule } from '../../ir/printer/index.js';
 import { commandLogger, warnLine, type GlobalArgs } from '../context.js';
 import { writeStdout } from '../errors.js';
 

@@ -1,6 +1,6 @@
 /** `tsklee ktest FILE...`: print .ktest files like KLEE's ktest-tool (or as JSON). */
 import type { Argv, CommandModule } from 'yargs';
-import { InputError } from '../../index.js';
+import { InputError } from '../../load.js';
 import { KTestError, readKTestFile, writeFileAtomic, type KTest } from '../../output/ktest.js';
 import { formatKTestTool, ktestToJson, stringifyWithBigInts } from '../../output/ktest-tool.js';
 import type { GlobalArgs } from '../context.js';

@@ -7,7 +7,9 @@
  * info, messages.txt, warnings.txt, run.stats. Prints KLEE's summary as `tsklee: done: …`
  * lines on stderr (the info file keeps KLEE's `KLEE: done:` wording for scripts).
  * --max-time, --max-instructions and Ctrl-C stop the run cleanly: the tests found stay.
- * Program arguments that start with '-' go after `--` (tsklee run prog.bc -- -v).
+ * As in KLEE, tsklee's options go before the input and everything after it is the program's,
+ * untouched (`tsklee run --libc=tsklee --posix-runtime prog.bc --sym-args 0 2 4 -n`): the CLI
+ * inserts a `--` after the input (separateProgramArgs); a `--` given right after it is dropped.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,16 +17,18 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Argv, CommandModule } from 'yargs';
-import { loadModule } from '../../index.js';
 import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, writeFileAtomic, type RunDoneStats } from '../../output/index.js';
 import { explore } from '../../engine/explore.js';
-import { createSolver, type Solver } from '../../solver/index.js';
+import { buildChain, createBackend, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
+import { solverStatsColumns, solverStatsRow } from '../../output/run-stats.js';
 import { DEFAULT_OPTIONS, type EngineOptions } from '../../engine/options.js';
 import { EXIT_ON_ERROR_NAMES } from '../../engine/errors.js';
 import { EngineSetupError } from '../../engine/executor.js';
 import { resolveSearchNames, SEARCH_NAMES, SearcherConfigError } from '../../engine/searchers/index.js';
+import { LIBC_CHOICES, loadProgram, RuntimeSetupError, type LibcChoice } from '../../engine/prepare/runtime.js';
 import type { GlobalArgs } from '../context.js';
 import { UsageError } from '../errors.js';
+import { ProgressLine } from '../progress.js';
 
 interface RunArgs extends GlobalArgs {
   input: string;
@@ -45,10 +49,27 @@ interface RunArgs extends GlobalArgs {
   writeKqueries?: boolean;
   entryPoint?: string;
   libc?: string;
+  posixRuntime?: boolean;
+  '--'?: string[];
   checkDivZero?: boolean;
   checkOvershift?: boolean;
   dumpStatesOnHalt?: boolean;
   useMerge?: boolean;
+  solverBackend?: string;
+  useIndependentSolver?: boolean;
+  useCexCache?: boolean;
+  useBranchCache?: boolean;
+  useFastSolver?: boolean;
+  debugValidateSolver?: boolean;
+  debugValidateSolverBackend?: string;
+}
+
+/** A --solver-backend style value, checked (and an external solver's binary located) before anything is written. */
+function solverBackendArg(v: string | undefined, option: string): SolverBackendName {
+  const name = (v ?? 'z3') as SolverBackendName;
+  if (!SOLVER_BACKENDS.includes(name)) throw new UsageError(`--${option}=${v}: unknown solver backend (${SOLVER_BACKENDS.join(', ')})`);
+  if (isExternalBackend(name)) resolveBackend(name);
+  return name;
 }
 
 /** KLEE's time spans: "90", "90s", "1.5min", "2h", "500ms", "1h30min". Seconds. */
@@ -78,7 +99,7 @@ function repoRoot(): string {
 }
 
 /** Compile a C file to bitcode the way the tsklee docs say to. */
-function compileC(input: string, outDir: string): string {
+export function compileC(input: string, outDir: string): string {
   const bc = join(outDir, `${basename(input, '.c')}.bc`);
   const include = join(repoRoot(), 'runtime', 'include');
   try {
@@ -91,6 +112,57 @@ function compileC(input: string, outDir: string): string {
     throw new UsageError(`${input}: clang-19 failed (exit status ${err.status ?? '?'})`);
   }
   return bc;
+}
+
+/**
+ * `tsklee run`'s options that take no value (to find the input file among the arguments):
+ * read off the command's own builder, so a new boolean option is never forgotten here.
+ */
+let runFlags: Set<string> | null = null;
+function runFlagNames(): Set<string> {
+  if (runFlags !== null) return runFlags;
+  const names = new Set(['help', 'version']);
+  const recorder: unknown = new Proxy(
+    {},
+    {
+      get: (_t, method) => (name: unknown, o?: { type?: string }) => {
+        if (method === 'option' && typeof name === 'string' && o?.type === 'boolean') names.add(name);
+        return recorder;
+      },
+    },
+  );
+  (runCommand.builder as (y: unknown) => unknown)(recorder);
+  return (runFlags = names);
+}
+
+/**
+ * `tsklee … run [options] INPUT ARGS…` → `tsklee … run [options] INPUT -- ARGS…`, so that yargs
+ * leaves the program's arguments alone (KLEE: options after the input belong to the program).
+ * Other commands are returned unchanged.
+ */
+export function separateProgramArgs(args: readonly string[]): string[] {
+  let seenRun = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    if (a.startsWith('--')) {
+      // --opt VALUE skips its value; --opt=VALUE, flags and --no-flag do not
+      const name = a.slice(2);
+      const flags = runFlagNames();
+      const flag = name.includes('=') || flags.has(name) || (name.startsWith('no-') && flags.has(name.slice(3)));
+      if (!flag) i++;
+      continue;
+    }
+    if (a.startsWith('-') && a !== '-') continue; // -h, -V
+    if (!seenRun) {
+      if (a !== 'run') break;
+      seenRun = true;
+      continue;
+    }
+    if (args[i + 1] === '--') return [...args];
+    return [...args.slice(0, i + 1), '--', ...args.slice(i + 1)];
+  }
+  return [...args];
 }
 
 export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
@@ -112,19 +184,31 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .option('only-output-states-covering-new', { type: 'boolean', describe: 'only write tests for paths that covered new code' })
       .option('emit-all-errors', { type: 'boolean', describe: 'a test for every error, not one per (instruction, message)' })
       .option('exit-on-error-type', { type: 'string', describe: `stop at the first error of these kinds: ${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')}` })
-      .option('write-smt2s', { type: 'boolean', describe: "write each test's path condition as SMT-LIB2 (testN.smt2)" })
+      .option('write-smt2s', { type: 'boolean', describe: "write each test's path condition as SMT-LIB2 (testN.smt2), and every query the solver backend gets (solver-queries/)" })
       .option('write-kqueries', { type: 'boolean', describe: "write each test's path condition as KQuery (testN.kquery)" })
       .option('entry-point', { type: 'string', describe: 'function to start in (default main)' })
-      .option('libc', { type: 'string', describe: 'C library to link: none (the only one so far)' })
+      .option('libc', { type: 'string', describe: `C library to link: ${LIBC_CHOICES.join(', ')} (tsklee's own, runtime/libc; default none)` })
+      .option('posix-runtime', { type: 'boolean', describe: 'link the POSIX environment model (--sym-args, --sym-files, --sym-stdin … after the input)' })
       .option('check-div-zero', { type: 'boolean', describe: 'report divisions by zero (default true)' })
       .option('check-overshift', { type: 'boolean', describe: 'report shifts by at least the bit width (default true)' })
       .option('use-merge', { type: 'boolean', describe: 'merge the states of a klee_open_merge/klee_close_merge region (KLEE\'s --use-merge)' })
       .option('dump-states-on-halt', { type: 'boolean', describe: 'write a test for each remaining state when stopped early (default true)' })
+      .option('solver-backend', { type: 'string', describe: `solver: z3 (embedded wasm, default), or a process on PATH: ${SOLVER_BACKENDS.slice(1).join(', ')}` })
+      .option('use-independent-solver', { type: 'boolean', describe: 'split queries into independent constraint sets (default true)' })
+      .option('use-cex-cache', { type: 'boolean', describe: 'counterexample cache (default true)' })
+      .option('use-branch-cache', { type: 'boolean', describe: 'cache of query results (default true)' })
+      .option('use-fast-solver', { type: 'boolean', describe: "tsklee's exact solver for simple queries, before the backend (default true)" })
+      .option('debug-validate-solver', { type: 'boolean', describe: "cross-check every solver answer against an oracle (default: the chain's own backend)" })
+      .option('debug-validate-solver-backend', { type: 'string', describe: 'the oracle of --debug-validate-solver (a --solver-backend value)' })
+      .parserConfiguration({ 'populate--': true, 'parse-positional-numbers': false })
       .example('$0 run prog.bc', '')
+      .example('$0 run --libc=tsklee --posix-runtime prog.bc --sym-args 0 2 4 --sym-files 1 8', '')
       .example('$0 run --search=dfs --max-time=30s prog.c', '') as unknown as Argv<RunArgs>,
   handler: async (argv) => {
     const input = argv.input;
-    if (argv.libc !== undefined && argv.libc !== 'none') throw new UsageError(`--libc=${argv.libc}: not implemented yet (only --libc=none)`);
+    const libc = (argv.libc ?? 'none') as LibcChoice;
+    if (!LIBC_CHOICES.includes(libc)) throw new UsageError(`--libc=${argv.libc}: unknown C library (choices: ${LIBC_CHOICES.join(', ')})`);
+    const posixRuntime = argv.posixRuntime === true;
     for (const n of list(argv.exitOnErrorType)) {
       if (EXIT_ON_ERROR_NAMES[n] === undefined) throw new UsageError(`--exit-on-error-type: unknown error type '${n}' (${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')})`);
     }
@@ -134,18 +218,32 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       tmp = mkdtempSync(join(tmpdir(), 'tsklee-cc-'));
       bcPath = compileC(input, tmp);
     }
-    // Start loading the solver (WebAssembly compilation runs in the background) while the
-    // module is read; the run waits for it only when it starts.
+    // Start the solver backend (WebAssembly compilation runs in the background) while the
+    // module is read; the chain goes on top once the output directory (--write-smt2s) exists.
     const solverTimeout = argv.maxSolverTime !== undefined ? parseTimeSpan(argv.maxSolverTime, 'max-solver-time') : 0;
-    const solverP = createSolver({ timeoutMs: solverTimeout > 0 ? solverTimeout * 1000 : undefined });
-    solverP.catch(() => {}); // reported where it is awaited
+    const solverOpts: SolverOptions = {
+      timeoutMs: solverTimeout > 0 ? solverTimeout * 1000 : undefined,
+      useIndependentSolver: argv.useIndependentSolver,
+      useCexCache: argv.useCexCache,
+      useBranchCache: argv.useBranchCache,
+      useFastSolver: argv.useFastSolver,
+      debugValidateSolver: argv.debugValidateSolver,
+    };
     let solver: Solver | undefined;
+    let coreP: Promise<Solver> | undefined;
+    let oracleP: Promise<Solver> | undefined;
     try {
-      const module = loadModule([bcPath], { onWarning: (m) => process.stderr.write(`tsklee: warning: ${m}\n`) });
+      coreP = createBackend(solverBackendArg(argv.solverBackend, 'solver-backend'), solverOpts.timeoutMs);
+      coreP.catch(() => {}); // reported where it is awaited
+      if (argv.debugValidateSolver === true && argv.debugValidateSolverBackend !== undefined) {
+        oracleP = createBackend(solverBackendArg(argv.debugValidateSolverBackend, 'debug-validate-solver-backend'), solverOpts.timeoutMs);
+        oracleP.catch(() => {});
+      }
+      const { module, entryPoint } = await loadProgram([bcPath], { libc, posixRuntime }, { onWarning: (m) => process.stderr.write(`tsklee: warning: ${m}\n`) });
       const opts: Partial<EngineOptions> = {
-        entryPoint: argv.entryPoint,
+        entryPoint: argv.entryPoint ?? (entryPoint !== 'main' ? entryPoint : undefined),
         programName: input,
-        programArgs: (argv.args ?? []).map(String),
+        programArgs: [...(argv.args ?? []), ...(argv['--'] ?? [])].map(String),
         search: list(argv.search),
         seed: argv.seed,
         maxTime: argv.maxTime !== undefined ? parseTimeSpan(argv.maxTime, 'max-time') : undefined,
@@ -163,27 +261,33 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         checkOvershift: argv.checkOvershift,
         dumpStatesOnHalt: argv.dumpStatesOnHalt,
         useMerge: argv.useMerge,
-        libc: 'none',
+        libc,
+        posixRuntime,
       };
       // Everything that can be refused is checked before the output directory exists.
       resolveSearchNames(opts.search ?? []);
       const entry = module.getFunction(opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint);
       if (entry === undefined || entry.isDeclaration) throw new EngineSetupError(`entry point '${opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint}' not found in the module`);
+      const core = await coreP;
+      const oracle = await oracleP;
       const out = createOutputDir({ outputDir: argv.outputDir, base: dirname(resolve(input)) });
+      // --write-smt2s: besides each test's path condition, every query the backend gets
+      solver = buildChain(core, { ...solverOpts, validationOracle: oracle, smt2Dir: argv.writeSmt2s === true ? out.file('solver-queries') : undefined });
       const start = new Date();
       const commandLine = ['tsklee', ...process.argv.slice(2)];
       out.writeInfo(formatInfoHeader({ argv: commandLine, pid: process.pid, start }));
-      const stats = await out.openRunStats();
+      const stats = await out.openRunStats({ extraColumns: solverStatsColumns(solver.stats()) });
       let interrupted: string | null = null;
+      const progress = ProgressLine.forStream(process.stderr);
       const onSigint = (): void => {
         if (interrupted !== null) process.exit(130);
         interrupted = 'ctrl-c detected, requesting interpreter to halt.';
+        progress?.clear();
         process.stderr.write(`tsklee: ${interrupted}\n`);
         out.appendMessage(interrupted);
       };
       process.on('SIGINT', onSigint);
       try {
-        solver = await solverP;
         // the output directory, plus the files the engine may add (assembly.ll)
         const output = {
           writeTest: out.writeTest.bind(out),
@@ -195,13 +299,16 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
           solver,
           output,
           shouldStop: () => interrupted,
+          onStart: (ex) => progress?.start(ex),
           events: {
             onLog: (line, kind) => {
+              progress?.clear();
               if (kind === 'print') process.stderr.write(`${line}\n`);
               else process.stderr.write(`tsklee: ${line}\n`);
             },
           },
         });
+        progress?.stop();
         const done: RunDoneStats = {
           forks: r.forks,
           queries: r.queries,
@@ -228,20 +335,22 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
           CoveredInstructions: 0,
           States: r.exploredPaths,
           TerminationExit: r.completedPaths,
+          ...solverStatsRow(solver.stats()),
         });
         process.stderr.write(formatDoneSummary(done).replace(/^KLEE: /gm, 'tsklee: '));
         if (r.haltReason !== null) process.stderr.write(`tsklee: halted: ${r.haltReason}\n`);
       } finally {
+        progress?.stop();
         process.off('SIGINT', onSigint);
         out.close();
       }
     } catch (e) {
-      if (e instanceof EngineSetupError || e instanceof SearcherConfigError) throw new UsageError(e.message);
+      if (e instanceof EngineSetupError || e instanceof SearcherConfigError || e instanceof RuntimeSetupError || e instanceof SolverSetupError) throw new UsageError(e.message);
       throw e;
     } finally {
       if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
       if (solver !== undefined) solver.dispose();
-      else void solverP.then((s) => s.dispose(), () => {});
+      else for (const p of [coreP, oracleP]) void p?.then((s) => s.dispose(), () => {});
     }
   },
 };
