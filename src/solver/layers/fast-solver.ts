@@ -80,13 +80,8 @@ export class FastSolver implements Solver {
       else if (s.v.length !== a.v.length) return this.demoted(exprs);
       else s.set = s.set.intersect(a.set);
     }
-    const all: Slot[] = [];
-    for (const byStart of slots.values()) {
-      for (const s of byStart.values()) {
-        if (s.set.isEmpty()) return null;
-        all.push(s);
-      }
-    }
+    const all = nonEmptySlots(slots);
+    if (all === null) return null;
     if (wide !== null && overlapping(slots)) return this.demoted(exprs);
     if (complex.length === 0) return modelOf(all);
     return this.enumerate(complex, slots, all);
@@ -113,13 +108,8 @@ export class FastSolver implements Solver {
       if (s === undefined) byStart.set(a.v.start, { v: a.v, set: a.set });
       else s.set = s.set.intersect(a.set);
     }
-    const all: Slot[] = [];
-    for (const byStart of slots.values()) {
-      for (const s of byStart.values()) {
-        if (s.set.isEmpty()) return null;
-        all.push(s);
-      }
-    }
+    const all = nonEmptySlots(slots);
+    if (all === null) return null;
     return this.enumerate(complex, slots, all);
   }
 
@@ -297,4 +287,16 @@ function modelOf(all: readonly Slot[]): Map<ExprArray, Uint8Array> {
     writeVar(m, s.v, s.set.min());
   }
   return m;
+}
+
+/** Every variable's slot, or null when one has no value left (the constraints are unsatisfiable). */
+function nonEmptySlots(slots: Map<ExprArray, Map<number, Slot>>): Slot[] | null {
+  const all: Slot[] = [];
+  for (const byStart of slots.values()) {
+    for (const s of byStart.values()) {
+      if (s.set.isEmpty()) return null;
+      all.push(s);
+    }
+  }
+  return all;
 }
