@@ -75,3 +75,13 @@ export interface SolverStats {
 export function isSolverFailure(e: unknown): e is SolverFailure {
   return e instanceof SolverFailure;
 }
+
+/** What a backend (embedded or external) counts beyond the SolverStats every layer reports. */
+export interface BackendCounters {
+  checks: number;
+  sat: number;
+  unsat: number;
+  timeouts: number;
+  unknowns: number;
+  crashes: number;
+}

@@ -30,7 +30,7 @@
  * After each of these the next query starts a new process.
  */
 import { ArrayNamer, ARRAY_SORT, bvLiteral, collectArraysOf, DOMAIN_WIDTH, ExprKind, FALSE, RANGE_WIDTH, smtLibTerm, TRUE, builder, type Expr, type ExprArray } from '../../expr/index.js';
-import { SolverFailure, SolverFailureKind, Validity, type InitialValues, type Query, type Solver, type SolverStats } from '../solver.js';
+import { SolverFailure, SolverFailureKind, Validity, type BackendCounters, type InitialValues, type Query, type Solver, type SolverStats } from '../solver.js';
 import { resolveBackend, type BackendSpec, type ExternalBackendName } from './backends.js';
 import { errorMessage, literalValue, parseSExprs, show, type SExpr } from './sexpr.js';
 import { ProcessDied, ProcessTimeout, SyncProcess } from './sync-process.js';
@@ -47,14 +47,8 @@ export interface SmtLibSolverOptions {
   recycleAfter?: number;
 }
 
-/** Counters beyond the SolverStats every layer reports. */
-export interface SmtLibCounters {
-  checks: number;
-  sat: number;
-  unsat: number;
-  timeouts: number;
-  unknowns: number;
-  crashes: number;
+/** The backend counters, and processes started. */
+export interface SmtLibCounters extends BackendCounters {
   /** Processes started. */
   processes: number;
 }

@@ -32,7 +32,7 @@
  * above never loads z3.
  */
 import { ExprKind, TRUE, FALSE, type Expr, type ExprArray } from '../../expr/index.js';
-import { SolverFailure, SolverFailureKind, Validity, type InitialValues, type Query, type Solver, type SolverStats } from '../solver.js';
+import { SolverFailure, SolverFailureKind, Validity, type BackendCounters, type InitialValues, type Query, type Solver, type SolverStats } from '../solver.js';
 import { Z3Builder } from './z3-builder.js';
 import { loadZ3, loadZ3Sync, type Z3Handle, type Z3Instance } from './z3-module.js';
 import { findCancelFlags, Z3Watchdog } from './z3-watchdog.js';
@@ -59,14 +59,8 @@ export interface Z3SolverOptions {
 
 export type SolverMode = 'tactic' | 'incremental' | 'fresh';
 
-/** z3-specific counters beyond the SolverStats every layer reports. */
-export interface Z3Counters {
-  checks: number;
-  sat: number;
-  unsat: number;
-  timeouts: number;
-  unknowns: number;
-  crashes: number;
+/** The backend counters, and z3-specific ones. */
+export interface Z3Counters extends BackendCounters {
   /** wasm instances made (1 + one per crash or z3 out-of-memory). */
   instances: number;
   /** Arrays whose model had an unexpected shape and was read byte by byte. */
