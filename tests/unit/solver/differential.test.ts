@@ -7,10 +7,10 @@
  *  - model: z3 finds `e == v` satisfiable (σ is a witness) and its model makes e evaluate to v;
  *  - folded: a raw constant-only tree, which z3 must agree is v (and is not v + 1).
  */
-import { builder as b, evaluate, ExprKind, raw, UpdateList, type Expr, type ExprArray } from '../../../src/expr/index.js';
+import { builder as b, evaluate, ExprKind, raw, type Expr, type ExprArray } from '../../../src/expr/index.js';
 import { SolverFailure, SolverFailureKind, Validity } from '../../../src/solver/index.js';
 import { Z3Solver } from '../../../src/solver/z3/z3-solver.js';
-import { ExprGen, makeArrays, Rng, WIDTHS } from './gen.js';
+import { ExprGen, makeArrays, pin, Rng, WIDTHS } from './gen.js';
 
 const CASES_PER_WIDTH = 160;
 /** Some random cases are hard (64-bit division chains): those time out and are skipped. */
@@ -22,17 +22,6 @@ beforeAll(async () => {
   solver = await Z3Solver.create({ timeoutMs: TIMEOUT_MS });
 });
 afterAll(() => solver.dispose());
-
-function pin(arrays: readonly ExprArray[], asg: Map<ExprArray, Uint8Array>): Expr[] {
-  const out: Expr[] = [];
-  for (const a of arrays) {
-    const bytes = asg.get(a);
-    if (bytes === undefined) continue;
-    const ul = new UpdateList(a);
-    for (let i = 0; i < bytes.length; i++) out.push(b.eq(b.read(ul, b.constant(i, 32)), b.constant(bytes[i]!, 8)));
-  }
-  return out;
-}
 
 function describeCase(e: Expr, asg: Map<ExprArray, Uint8Array>): string {
   const arrays = [...asg].map(([a, v]) => `${a.name}=[${v.join(',')}]`).join(' ');

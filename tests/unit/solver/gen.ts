@@ -14,6 +14,18 @@ export const ARRAY_SIZE = 16;
 const BIN = ['add', 'sub', 'mul', 'udiv', 'sdiv', 'urem', 'srem', 'and', 'or', 'xor', 'shl', 'lshr', 'ashr'] as const;
 const CMP = ['eq', 'ne', 'ult', 'ule', 'ugt', 'uge', 'slt', 'sle', 'sgt', 'sge'] as const;
 
+/** Constraints fixing every byte of `arrays` that `asg` gives a value. */
+export function pin(arrays: readonly ExprArray[], asg: Map<ExprArray, Uint8Array>): Expr[] {
+  const out: Expr[] = [];
+  for (const a of arrays) {
+    const bytes = asg.get(a);
+    if (bytes === undefined) continue;
+    const ul = new UpdateList(a);
+    for (let i = 0; i < bytes.length; i++) out.push(builder.eq(builder.read(ul, builder.constant(i, 32)), builder.constant(bytes[i]!, 8)));
+  }
+  return out;
+}
+
 export function makeArrays(): ExprArray[] {
   const k = new Uint8Array(ARRAY_SIZE);
   for (let i = 0; i < ARRAY_SIZE; i++) k[i] = (i * 37 + 11) & 0xff;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { builder as b, evaluate, ExprArray, ExprKind, UpdateList, type Expr } from '../../../src/expr/index.js';
 import { SolverFailure, SolverFailureKind, type Solver } from '../../../src/solver/solver.js';
 import { SmtLibSolver } from '../../../src/solver/smtlib/smtlib-solver.js';
-import { ExprGen, makeArrays, Rng, WIDTHS } from './gen.js';
+import { ExprGen, makeArrays, pin, Rng, WIDTHS } from './gen.js';
 
 const CASES_PER_WIDTH = 20;
 const TIMEOUT_MS = 1000;
@@ -29,17 +29,6 @@ afterAll(() => {
   z3.dispose();
   cvc5.dispose();
 });
-
-function pin(arrays: readonly ExprArray[], asg: Map<ExprArray, Uint8Array>): Expr[] {
-  const out: Expr[] = [];
-  for (const a of arrays) {
-    const bytes = asg.get(a);
-    if (bytes === undefined) continue;
-    const ul = new UpdateList(a);
-    for (let i = 0; i < bytes.length; i++) out.push(b.eq(b.read(ul, b.constant(i, 32)), b.constant(bytes[i]!, 8)));
-  }
-  return out;
-}
 
 /** Runs f; a solver timeout counts as a skip (some random 64-bit division chains are hard). */
 function orSkip(f: () => void): boolean {
@@ -116,7 +105,7 @@ describe('process life cycle with the real solvers', () => {
     return e;
   };
 
-  test.each([['z3-native'], ['cvc5']] as const)('%s: a hard query times out, the next one is answered', (name) => {
+  test.each<['z3-native' | 'cvc5']>([['z3-native'], ['cvc5']])('%s: a hard query times out, the next one is answered', (name) => {
     const s = new SmtLibSolver({ backend: name, timeoutMs: 300 });
     try {
       // factor a 64-bit semiprime: far beyond 300 ms for bit-blasting solvers
