@@ -8,17 +8,19 @@
  * KLEE built without array debugging. tsklee's own statistics go in extra columns after
  * KLEE's (`extraColumns`).
  *
- * Why sql.js (SQLite compiled to WebAssembly): `node:sqlite` does not exist in Node 20, and
- * better-sqlite3 needs a native build (its prebuilt binaries are downloaded from outside the
- * npm registry, which fails here; building from source took 4 minutes on each fresh machine).
- * sql.js keeps the database in memory; every flush writes the whole file through a temporary
- * file and a rename, so a reader (or a crash) never sees a half-written database. Flushes are
- * rate-limited so that writing the file costs at most ~5% of the run.
+ * Writing: sqlite-file.ts, a small writer of SQLite's file format, keeps the table in memory
+ * and every flush writes the whole file through a temporary file and a rename, so a reader (or
+ * a crash) never sees a half-written database. Flushes are rate-limited so that writing the
+ * file costs at most ~5% of the run. Reading (readRunStats, for tools and tests) uses sql.js
+ * (SQLite compiled to WebAssembly), loaded only then: compiling its wasm cost ~50 ms of every
+ * run's start-up when it also wrote the file. (`node:sqlite` does not exist in Node 20;
+ * better-sqlite3 needs a native build whose prebuilt binaries come from outside the npm registry.)
  */
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { writeFileAtomic } from './ktest.js';
+import { SqliteTableFile } from './sqlite-file.js';
 import type { SolverStats } from '../solver/solver.js';
 
 /** KLEE's run.stats columns, in KLEE's order (before tsklee's extra columns). */
@@ -80,15 +82,8 @@ export type RunStatsRow = Partial<Record<RunStatsColumn, number | bigint>> & Rec
 const REAL_COLUMNS = new Set<string>(['UserTime', 'WallTime']);
 
 // The part of sql.js's API used here (sql.js ships no types; @types/sql.js would pull in emscripten's).
-interface SqlStatement {
-  run(params?: unknown[]): void;
-  free(): boolean;
-}
 interface SqlDatabase {
-  run(sql: string, params?: unknown[]): SqlDatabase;
   exec(sql: string): { columns: string[]; values: unknown[][] }[];
-  prepare(sql: string): SqlStatement;
-  export(): Uint8Array;
   close(): void;
 }
 interface SqlJs {
@@ -112,8 +107,8 @@ let sqlJs: Promise<SqlJs> | undefined;
  *
  * SQLite stays in V8's baseline WebAssembly code: left to itself, V8 re-compiles SQLite's two
  * largest functions with its optimizing compiler in the background (~300 ms of CPU), and node
- * waits for that at exit, so every short run took ~0.3 s longer. tsklee runs a few SQLite
- * statements per second, for which baseline code is fast enough.
+ * waits for that at exit, so every short run took ~0.3 s longer. Reading run.stats takes a
+ * few statements, for which baseline code is fast enough.
  */
 export function loadSqlJs(): Promise<SqlJs> {
   if (sqlJs === undefined) {
@@ -173,29 +168,21 @@ export interface RunStatsOptions {
 }
 
 /**
- * Appends rows to run.stats. `write` is synchronous and cheap (an insert into the in-memory
- * database); the file is rewritten at most every flushIntervalMs, and always by flush/close.
+ * Appends rows to run.stats. `write` is synchronous and cheap (the row is encoded into the
+ * in-memory table); the file is rewritten at most every flushIntervalMs, and always by flush/close.
  */
 export class RunStatsWriter {
-  private readonly insert: SqlStatement;
-  private readonly columns: string[];
   private lastFlush = 0;
   private minGapMs: number;
   private dirty = false;
   private closed = false;
-  private inTransaction = false;
 
   private constructor(
     readonly path: string,
-    private readonly db: SqlDatabase,
-    columns: string[],
+    private readonly table: SqliteTableFile,
     private readonly flushIntervalMs: number,
   ) {
-    this.columns = columns;
     this.minGapMs = flushIntervalMs;
-    const names = columns.join(',');
-    const marks = columns.map(() => '?').join(',');
-    this.insert = db.prepare(`INSERT OR FAIL INTO stats (${names}) VALUES (${marks})`);
   }
 
   /** Creates the database at `path` (replacing any file there) with the stats table, and writes it. */
@@ -207,13 +194,8 @@ export class RunStatsWriter {
       if (known.has(c)) throw new Error(`run.stats: column '${c}' given twice`);
       known.add(c);
     }
-    const columns = [...RUN_STATS_COLUMNS, ...extra];
-    const SQL = await loadSqlJs();
-    const db = new SQL.Database();
-    // The database lives in memory and is written whole, so it needs no rollback journal.
-    db.run('PRAGMA journal_mode = OFF');
-    db.run(`CREATE TABLE stats (${columns.map((c) => `${c} ${REAL_COLUMNS.has(c) ? 'REAL' : 'INTEGER'}`).join(',')})`);
-    const w = new RunStatsWriter(path, db, columns, opts.flushIntervalMs ?? 1000);
+    const columns = [...RUN_STATS_COLUMNS, ...extra].map((name) => ({ name, affinity: REAL_COLUMNS.has(name) ? ('REAL' as const) : ('INTEGER' as const) }));
+    const w = new RunStatsWriter(path, new SqliteTableFile('stats', columns), opts.flushIntervalMs ?? 1000);
     w.dirty = true;
     w.flush();
     return w;
@@ -221,18 +203,16 @@ export class RunStatsWriter {
 
   /** The column names, KLEE's first. */
   get columnNames(): readonly string[] {
-    return this.columns;
+    return this.table.columns.map((c) => c.name);
   }
 
-  /** Adds one row; the file follows at the next allowed flush. */
+  /**
+   * Adds one row; the file follows at the next allowed flush. Each value is stored as SQLite
+   * stores it when sql.js binds it (sqlite-record.ts): a bigint as an integer, NaN as NULL.
+   */
   write(row: RunStatsRow): void {
     if (this.closed) throw new Error('run.stats: write after close');
-    const values = this.columns.map((c) => {
-      const v = row[c];
-      if (v === undefined) return c === 'ArrayHashTime' ? -1 : 0;
-      return typeof v === 'bigint' ? v.toString() : v;
-    });
-    this.insert.run(values);
+    this.table.append(this.table.columns.map(({ name }) => row[name] ?? (name === 'ArrayHashTime' ? -1 : 0)));
     this.dirty = true;
     if (Date.now() - this.lastFlush >= this.minGapMs) this.flush();
   }
@@ -241,12 +221,7 @@ export class RunStatsWriter {
   flush(): void {
     if (!this.dirty) return;
     const t0 = Date.now();
-    // Rows go in inside one open transaction (an insert outside one costs ~10x more);
-    // export needs it committed.
-    if (this.inTransaction) this.db.run('COMMIT');
-    writeFileAtomic(this.path, this.db.export());
-    this.db.run('BEGIN');
-    this.inTransaction = true;
+    writeFileAtomic(this.path, this.table.image());
     const now = Date.now();
     this.lastFlush = now;
     this.dirty = false;
@@ -254,14 +229,10 @@ export class RunStatsWriter {
     this.minGapMs = Math.max(this.flushIntervalMs, 20 * (now - t0));
   }
 
-  /** Flushes and frees the database. */
+  /** Flushes; later writes are refused. */
   close(): void {
     if (this.closed) return;
     this.flush();
-    this.db.run('COMMIT');
-    this.inTransaction = false;
-    this.insert.free();
-    this.db.close();
     this.closed = true;
   }
 }
