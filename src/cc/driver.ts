@@ -26,7 +26,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../util/package-root.js';
 import { warnLine } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import { flagsWithout, parseClangArgs, type ParsedArgs } from './args.js';
@@ -39,7 +39,7 @@ export const BITCODE_DEFAULTS = ['-emit-llvm', '-g', '-O0', '-Xclang', '-disable
 
 /** klee/klee.h for sources that include it, at the lowest include priority. */
 function runtimeInclude(): string[] {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const root = packageRoot(import.meta.url);
   return ['-idirafter', join(root, 'runtime', 'include')];
 }
 

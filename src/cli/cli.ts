@@ -3,9 +3,12 @@
  * COMMANDS below. Failures are reported by ./errors.ts as one line on stderr.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
 import type { CommandModule } from 'yargs';
 import { LOG_LEVELS } from '../util/logger.js';
+import { packageRoot } from '../util/package-root.js';
 import type { GlobalArgs } from './context.js';
 import { isEpipe, reportError, UsageError } from './errors.js';
 import { ccArguments, ccCommand, runCc } from './commands/cc.js';
@@ -37,8 +40,17 @@ function commandsFor(args: readonly string[]): typeof COMMANDS {
 }
 
 function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(join(packageRoot(import.meta.url), 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
+}
+
+/** The executable's work (main.ts loads this module): runs the CLI on `argv` (process.argv) and sets the exit code. */
+export async function main(argv: string[]): Promise<void> {
+  // A reader that goes away (`tsklee dis x.bc | head`) is not an error.
+  process.stdout.on('error', (e) => {
+    if (isEpipe(e)) process.exit(0);
+  });
+  process.exitCode = await runCli(hideBin(argv));
 }
 
 /** Runs the CLI on `args` (without node and the script) and returns the exit code. */

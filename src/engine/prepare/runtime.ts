@@ -20,9 +20,10 @@
  * tsklee uses the files it ships with.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadModule } from '../../load.js';
+import { packageRoot } from '../../util/package-root.js';
 import { DataLayout } from '../../ir/datalayout.js';
 import { Function, Linkage, type GlobalValue } from '../../ir/globals.js';
 import { linkModules, replaceGlobalUses, typesEquivalent, type LinkOptions } from '../../ir/linker.js';
@@ -52,7 +53,7 @@ export class RuntimeSetupError extends Error {
   }
 }
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const ROOT = packageRoot(import.meta.url);
 
 type RuntimePart = 'libc' | 'posix';
 
