@@ -24,7 +24,9 @@ import {
   intWidth,
   roundTo,
 } from './scalar.js';
-import { fp128ToDouble, fp80ToDouble, fromExpr, intBinary, toExpr, type Scalar, type Val } from './values.js';
+import { fp128ToDouble, fromExpr, intBinary, toExpr, type Scalar, type Val } from './values.js';
+import { f80Fcmp, f80Neg, f80ToDouble } from './fp80.js';
+import { f80Binary, f80FromFloatKind, f80FromIntReg, f80FromReg, f80ToFloatKind, f80ToIntReg } from './fp80-ir.js';
 
 const SMALL_KIND: Partial<Record<Op, BinaryKind>> = {
   [Op.Add32]: ExprKind.Add,
@@ -106,29 +108,58 @@ export function execICmp(ex: Executor, st: ExecutionState, ki: KInst): void {
   ex.bindLocal(st, ki, icmp(ki.imm, ki.w, regs[ki.a] as Scalar, regs[ki.b] as Scalar));
 }
 
-/** A floating-point operand as a number (a symbolic one is concretized, as KLEE does). */
+/**
+ * A floating-point operand as a number (a symbolic one is concretized, as KLEE does). For
+ * x86_fp80 this is the nearest double: code that needs the exact value uses f80Operand.
+ */
 export function fpOperand(ex: Executor, st: ExecutionState, v: Val, kind: TypeKind): number {
-  if (typeof v === 'number') return v;
+  if (typeof v === 'number') return v; // (in an x86_fp80 register too: a double value)
+  if (kind === TypeKind.X86_FP80) return f80ToDouble(f80Operand(ex, st, v));
   if (typeof v === 'bigint') return Number(v);
   const e = v as Expr;
   const c = ex.toConstant(st, e, 'floating point');
-  if (kind === TypeKind.X86_FP80 || kind === TypeKind.FP128) {
-    const n = kind === TypeKind.X86_FP80 ? 10 : 16;
-    const b = new Uint8Array(n);
+  if (kind === TypeKind.FP128) {
+    const b = new Uint8Array(16);
     let u = c.value;
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < 16; i++) {
       b[i] = Number(u & 0xffn);
       u >>= 8n;
     }
-    return n === 10 ? fp80ToDouble(b, 0) : fp128ToDouble(b, 0);
+    return fp128ToDouble(b, 0);
   }
   const bits = fromExpr(c) as number | bigint;
   return bitsToFp(kind, bits);
 }
 
+/** The 80-bit pattern of an x86_fp80 operand (a symbolic one is concretized, as for double). */
+export function f80Operand(ex: Executor, st: ExecutionState, v: Val): bigint {
+  if (typeof v === 'object') return ex.toConstant(st, v as Expr, 'floating point').value;
+  return f80FromReg(v as number | bigint);
+}
+
+function execF80(ex: Executor, st: ExecutionState, ki: KInst): void {
+  const regs = st.top.regs;
+  const x = f80Operand(ex, st, regs[ki.a]!);
+  switch (ki.op) {
+    case Op.FBin:
+      ex.bindLocal(st, ki, f80Binary(ki.aux as Opcode, x, f80Operand(ex, st, regs[ki.b]!)));
+      return;
+    case Op.FNeg:
+      ex.bindLocal(st, ki, f80Neg(x));
+      return;
+    case Op.FCmp:
+      ex.bindLocal(st, ki, f80Fcmp(ki.imm, x, f80Operand(ex, st, regs[ki.b]!)));
+      return;
+  }
+}
+
 export function execFloat(ex: Executor, st: ExecutionState, ki: KInst): void {
   const regs = st.top.regs;
   const kind = ki.w2 as TypeKind;
+  if (kind === TypeKind.X86_FP80) {
+    execF80(ex, st, ki);
+    return;
+  }
   switch (ki.op) {
     case Op.FBin: {
       const x = fpOperand(ex, st, regs[ki.a]!, kind);
@@ -144,6 +175,29 @@ export function execFloat(ex: Executor, st: ExecutionState, ki: KInst): void {
       const y = fpOperand(ex, st, regs[ki.b]!, kind);
       ex.bindLocal(st, ki, fcmp(ki.imm, x, y));
       return;
+    }
+  }
+}
+
+/** fptosi/fptoui, sitofp/uitofp, fpext/fptrunc with an x86_fp80 side. */
+function execF80Cast(ex: Executor, st: ExecutionState, ki: KInst, v: Val): void {
+  switch (ki.op) {
+    case Op.FPToUI:
+    case Op.FPToSI:
+      ex.bindLocal(st, ki, f80ToIntReg(f80Operand(ex, st, v), ki.w, ki.op === Op.FPToSI));
+      return;
+    case Op.UIToFP:
+    case Op.SIToFP: {
+      const n = ex.concretize(st, v as Scalar, ki.w2, 'floating point');
+      ex.bindLocal(st, ki, f80FromIntReg(n, ki.w2, ki.op === Op.SIToFP));
+      return;
+    }
+    default: {
+      const from = ki.w2 as TypeKind;
+      const to = ki.w as TypeKind;
+      if (from === to) ex.bindLocal(st, ki, f80Operand(ex, st, v));
+      else if (from === TypeKind.X86_FP80) ex.bindLocal(st, ki, f80ToFloatKind(to, f80Operand(ex, st, v)));
+      else ex.bindLocal(st, ki, f80FromFloatKind(from, fpOperand(ex, st, v, from)));
     }
   }
 }
@@ -166,16 +220,19 @@ export function execCast(ex: Executor, st: ExecutionState, ki: KInst): void {
       return;
     case Op.FPToUI:
     case Op.FPToSI:
+      if (ki.w2 === TypeKind.X86_FP80) return execF80Cast(ex, st, ki, v);
       ex.bindLocal(st, ki, fpToInt(fpOperand(ex, st, v, ki.w2 as TypeKind), ki.w, ki.op === Op.FPToSI));
       return;
     case Op.UIToFP:
     case Op.SIToFP: {
+      if (ki.w === TypeKind.X86_FP80) return execF80Cast(ex, st, ki, v);
       const n = ex.concretize(st, v as Scalar, ki.w2, 'floating point');
       ex.bindLocal(st, ki, intToFp(n, ki.w2, ki.op === Op.SIToFP, ki.w as TypeKind));
       return;
     }
     case Op.FPTrunc:
     case Op.FPExt:
+      if (ki.w === TypeKind.X86_FP80 || ki.w2 === TypeKind.X86_FP80) return execF80Cast(ex, st, ki, v);
       ex.bindLocal(st, ki, roundTo(ki.w as TypeKind, fpOperand(ex, st, v, ki.w2 as TypeKind)));
       return;
     case Op.BitCast: {
@@ -203,6 +260,8 @@ export function valueExpr(t: Type, v: Val): Expr {
       if (typeof v === 'object') return v as Expr;
       return toExpr(fpToBits(t.kind, v as number), w);
     }
+    case TypeKind.X86_FP80:
+      return typeof v === 'object' ? (v as Expr) : toExpr(f80FromReg(v as number | bigint), 80);
     default:
       throw new Error(`no expression for a value of type ${TypeKind[t.kind]}`);
   }
@@ -216,12 +275,13 @@ export function selectValue(ex: Executor, st: ExecutionState, t: Type, c: Expr, 
     return a.map((x, i) => selectValue(ex, st, elems[i]!, c, x, bs[i]!));
   }
   if (a === b) return a;
-  if (t.kind === TypeKind.X86_FP80 || t.kind === TypeKind.FP128) {
-    // no bit-level select on long doubles: pick a side (KLEE concretizes floats too)
+  if (t.kind === TypeKind.FP128) {
+    // fp128 registers hold doubles, not bit patterns: pick a side (KLEE concretizes floats too)
     return ex.mustBeTrue(st, c) ? a : b;
   }
   const e = builder.select(c, valueExpr(t, a), valueExpr(t, b));
   if (e.kind !== ExprKind.Constant) return e;
+  if (t.kind === TypeKind.X86_FP80) return e.value;
   const bits = fromExpr(e) as number | bigint;
   return t.kind === TypeKind.Integer || t.kind === TypeKind.Pointer ? bits : bitsToFp(t.kind, bits);
 }

@@ -13,9 +13,7 @@ import { ExprKind } from '../expr/kinds.js';
 import type { ObjectState } from '../memory/object-state.js';
 import {
   doubleToFP128,
-  doubleToFP80,
   fp128ToDouble,
-  fp80ToDouble,
   fromExpr,
   intFrom,
   toExpr,
@@ -24,6 +22,8 @@ import {
   type Val,
 } from './values.js';
 import { bitsToFp, fpToBits } from './scalar.js';
+import { f80FromBytes, f80ToBytes } from './fp80.js';
+import { f80FromReg } from './fp80-ir.js';
 
 export type Byte = number | Expr;
 
@@ -55,17 +55,17 @@ export class MemIO {
         return;
       }
       case TypeKind.X86_FP80:
-      case TypeKind.FP128: {
-        const n = t.kind === TypeKind.X86_FP80 ? 10 : 16;
+        if (typeof v === 'object') this.intToBytes(80, v as Expr, out, off);
+        else f80ToBytes(f80FromReg(v as number | bigint), out, off);
+        return;
+      case TypeKind.FP128:
         if (typeof v === 'object') {
-          this.intToBytes(n * 8, v as Expr, out, off);
+          this.intToBytes(128, v as Expr, out, off);
           return;
         }
-        if (n === 10) doubleToFP80(v as number, scratch, 0);
-        else doubleToFP128(v as number, scratch, 0);
-        for (let i = 0; i < n; i++) out[off + i] = scratch[i]!;
+        doubleToFP128(v as number, scratch, 0);
+        for (let i = 0; i < 16; i++) out[off + i] = scratch[i]!;
         return;
-      }
       case TypeKind.Vector: {
         const vt = t as VectorType;
         const vals = v as Val[];
@@ -147,10 +147,13 @@ export class MemIO {
         const n = t.kind === TypeKind.X86_FP80 ? 10 : 16;
         for (let i = 0; i < n; i++) {
           const b = get(off + i);
-          if (typeof b !== 'number') return this.intFromBytes(n * 8, get, off);
+          if (typeof b !== 'number') {
+            const v = this.intFromBytes(n * 8, get, off);
+            return typeof v === 'object' || n === 16 ? v : BigInt.asUintN(80, BigInt(v));
+          }
           scratch[i] = b;
         }
-        return n === 10 ? fp80ToDouble(scratch, 0) : fp128ToDouble(scratch, 0);
+        return n === 10 ? f80FromBytes(scratch, 0) : fp128ToDouble(scratch, 0);
       }
       case TypeKind.Vector: {
         const vt = t as VectorType;

@@ -9,9 +9,10 @@
  *                     common and negative ones would otherwise all be bigints.
  *   ptr               as i64 (addresses are below 2^48, so always numbers)
  *   half/float/double a number (float and half rounded to their precision)
- *   x86_fp80, fp128   a number: tsklee computes long double arithmetic in double precision
- *                     (a documented caveat); loads and stores convert the exact 10/16-byte
- *                     formats
+ *   x86_fp80          a bigint, the 80-bit pattern: exact x87 extended precision (fp80.ts,
+ *                     fp80-ir.ts); a number there is a double value, widened exactly on use
+ *   fp128             a number: tsklee computes fp128 arithmetic in double precision (a
+ *                     documented caveat); loads and stores convert the exact 16-byte format
  *   symbolic scalar   an Expr of the type's bit width (floats: their bit pattern)
  *   vector, struct,   a JS array of the element values (each as above)
  *   array
@@ -233,61 +234,6 @@ export function bitsToHalf(h: number): number {
 /** Round a double to half precision. */
 export function roundHalf(x: number): number {
   return bitsToHalf(halfToBits(x));
-}
-
-/**
- * The 10 bytes (little-endian) of the x87 80-bit extended format of a double. Exact: every
- * double is representable.
- */
-export function doubleToFP80(x: number, out: Uint8Array, off: number): void {
-  f64[0] = x;
-  const lo = u32[0]!;
-  const hi = u32[1]!;
-  const sign = hi >>> 31;
-  const e = (hi >>> 20) & 0x7ff;
-  let frac = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
-  let exp: number;
-  let mant: bigint;
-  if (e === 0x7ff) {
-    exp = 0x7fff;
-    mant = (1n << 63n) | (frac << 11n);
-    if (frac !== 0n) mant |= 1n << 62n; // quiet NaN
-  } else if (e === 0) {
-    if (frac === 0n) {
-      exp = 0;
-      mant = 0n;
-    } else {
-      // a subnormal double is a normal long double
-      let shift = 0;
-      while ((frac & (1n << 52n)) === 0n) {
-        frac <<= 1n;
-        shift++;
-      }
-      exp = 1 - 1023 - shift + 16383;
-      mant = frac << 11n;
-    }
-  } else {
-    exp = e - 1023 + 16383;
-    mant = (1n << 63n) | (frac << 11n);
-  }
-  for (let i = 0; i < 8; i++) out[off + i] = Number((mant >> BigInt(8 * i)) & 0xffn);
-  const top = (sign << 15) | exp;
-  out[off + 8] = top & 0xff;
-  out[off + 9] = top >>> 8;
-}
-
-/** The double nearest to the x87 80-bit value in bytes [off, off+10) (round to nearest even). */
-export function fp80ToDouble(b: Uint8Array, off: number): number {
-  let mant = 0n;
-  for (let i = 7; i >= 0; i--) mant = (mant << 8n) | BigInt(b[off + i]!);
-  const top = b[off + 8]! | (b[off + 9]! << 8);
-  const sign = top & 0x8000 ? -1 : 1;
-  const exp = top & 0x7fff;
-  if (exp === 0x7fff) return (mant & ((1n << 63n) - 1n)) !== 0n ? NaN : sign * Infinity;
-  if (mant === 0n) return sign * 0;
-  // value = mant * 2^(exp - 16383 - 63); Number(bigint) rounds to nearest even
-  const e = (exp === 0 ? 1 : exp) - 16383 - 63;
-  return sign * scaleExact(mant, e);
 }
 
 /** m · 2^e rounded once to a double (m a positive bigint). */

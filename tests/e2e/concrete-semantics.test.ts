@@ -75,9 +75,7 @@ const configs: Config[] = (() => {
  * Programs whose mismatch is a documented limitation of tsklee, not a regression: their test is
  * expected to fail (test.failing) and starts failing loudly the day the engine gets them right.
  */
-const KNOWN_GAPS: Record<string, string> = {
-  long_double: 'tsklee computes x86_fp80 arithmetic in double precision (src/engine/values.ts)',
-};
+const KNOWN_GAPS: Record<string, string> = {};
 
 const cases = programs.flatMap((p) => configs.map((c) => ({ id: configId(p.name, c), program: p, config: c })));
 

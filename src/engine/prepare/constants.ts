@@ -48,7 +48,9 @@ import {
   roundTo,
   zeroValue,
 } from '../scalar.js';
-import { fp128ToDouble, fp80ToDouble } from '../values.js';
+import { fp128ToDouble } from '../values.js';
+import { f80Fcmp, f80Neg } from '../fp80.js';
+import { f80Binary, f80FromFloatKind, f80FromIntReg, f80FromReg, f80ToFloatKind, f80ToIntReg } from '../fp80-ir.js';
 import { MemIO, type Byte } from '../mem-io.js';
 
 /** A constant tsklee cannot evaluate (reported once, as an error at preparation). */
@@ -152,8 +154,12 @@ export class ConstantEvaluator {
         const w = intWidth(ce.ops[0]!.type);
         return icmp(ce.predicate, w, this.eval(ce.ops[0]!) as Scalar, this.eval(ce.ops[1]!) as Scalar);
       }
-      case Opcode.FCmp:
-        return fcmp(ce.predicate, this.eval(ce.ops[0]!) as number, this.eval(ce.ops[1]!) as number);
+      case Opcode.FCmp: {
+        const a = this.eval(ce.ops[0]!);
+        const b = this.eval(ce.ops[1]!);
+        if (ce.ops[0]!.type.kind === TypeKind.X86_FP80) return f80Fcmp(ce.predicate, f80FromReg(a as number | bigint), f80FromReg(b as number | bigint));
+        return fcmp(ce.predicate, a as number, b as number);
+      }
       case Opcode.Select: {
         const cnd = this.eval(ce.ops[0]!);
         return cnd !== 0 ? this.eval(ce.ops[1]!) : this.eval(ce.ops[2]!);
@@ -162,8 +168,10 @@ export class ConstantEvaluator {
         const vec = this.eval(ce.ops[0]!) as Val[];
         return vec[toUNum(this.eval(ce.ops[1]!) as number, intWidth(ce.ops[1]!.type))]!;
       }
-      case Opcode.FNeg:
-        return -(this.eval(ce.ops[0]!) as number);
+      case Opcode.FNeg: {
+        const a = this.eval(ce.ops[0]!) as number | bigint;
+        return ce.type.kind === TypeKind.X86_FP80 ? f80Neg(f80FromReg(a)) : -(a as number);
+      }
       default:
         break;
     }
@@ -173,6 +181,7 @@ export class ConstantEvaluator {
       const y = this.eval(ce.ops[1]!);
       const et = elementType(t);
       const one = (a: Val, b: Val): Val => {
+        if (et.kind === TypeKind.X86_FP80) return f80Binary(op, f80FromReg(a as number | bigint), f80FromReg(b as number | bigint));
         if (isFloatKind(et.kind)) return fpBinary(op, et.kind, a as number, b as number);
         return intBinaryOp(op, intWidth(et), a as Scalar, b as Scalar);
       };
@@ -189,13 +198,10 @@ function splat(t: Type, v: Val): Val {
 }
 
 /** A floating-point register value from its raw bits (ConstantFP, ConstantData). */
-export function fpFromBits(kind: TypeKind, bits: bigint): number {
+export function fpFromBits(kind: TypeKind, bits: bigint): number | bigint {
   switch (kind) {
-    case TypeKind.X86_FP80: {
-      const b = new Uint8Array(10);
-      for (let i = 0; i < 10; i++) b[i] = Number((bits >> BigInt(8 * i)) & 0xffn);
-      return fp80ToDouble(b, 0);
-    }
+    case TypeKind.X86_FP80:
+      return BigInt.asUintN(80, bits);
     case TypeKind.FP128:
     case TypeKind.PPC_FP128: {
       const b = new Uint8Array(16);
@@ -236,12 +242,16 @@ export function castValue(op: Opcode, from: Type, to: Type, v: Val, dl: DataLayo
       return v;
     case Opcode.FPToSI:
     case Opcode.FPToUI:
+      if (from.kind === TypeKind.X86_FP80) return f80ToIntReg(f80FromReg(v as number | bigint), intWidth(to), op === Opcode.FPToSI);
       return fpToInt(v as number, intWidth(to), op === Opcode.FPToSI);
     case Opcode.SIToFP:
     case Opcode.UIToFP:
+      if (to.kind === TypeKind.X86_FP80) return f80FromIntReg(v as number | bigint, intWidth(from), op === Opcode.SIToFP);
       return intToFp(v as number | bigint, intWidth(from), op === Opcode.SIToFP, to.kind);
     case Opcode.FPTrunc:
     case Opcode.FPExt:
+      if (from.kind === TypeKind.X86_FP80) return to.kind === TypeKind.X86_FP80 ? v : f80ToFloatKind(to.kind, f80FromReg(v as number | bigint));
+      if (to.kind === TypeKind.X86_FP80) return f80FromFloatKind(from.kind, v as number);
       return roundTo(to.kind, v as number);
     default:
       throw new ConstantError(`unsupported cast '${Opcode[op]}'`);
