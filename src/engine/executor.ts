@@ -347,12 +347,13 @@ export class Executor {
   /** Tell the searcher and the process tree what the last step did (KLEE's updateStates). */
   updateStates(current: ExecutionState | null): void {
     const { added, removed, paused, resumed } = this;
-    this.added = [];
-    this.removed = [];
-    this.paused = [];
-    this.resumed = [];
+    // fresh lists only where something was recorded (most steps fork once or end one state)
+    if (added.length > 0) this.added = [];
+    if (removed.length > 0) this.removed = [];
+    if (paused.length > 0) this.paused = [];
+    if (resumed.length > 0) this.resumed = [];
     for (const s of added) this.liveStates.add(s);
-    const toAdd = added;
+    const toAdd = resumed.length > 0 ? added.slice() : added; // added may still be this.added
     const toRemove: ExecutionState[] = [];
     for (const s of removed) {
       // a state ended while paused at klee_close_merge is no longer in the searcher
@@ -639,6 +640,9 @@ export class Executor {
   private terminate(st: ExecutionState): void {
     if (st.status === StateStatus.Terminated) return;
     st.status = StateStatus.Terminated;
+    // the states sharing its objects and frames may now write them in place
+    st.addressSpace.release();
+    st.releaseFrames();
     for (const g of st.openMergeStack) this.leaveMergeGroup(g);
     st.openMergeStack = [];
     // Release frames' allocas (not needed for correctness: the state is gone).

@@ -4,6 +4,8 @@
  * Forking is cheap (DESIGN decision 6): the address space is shared copy-on-write, the
  * constraint set is shared copy-on-write (solver/layers/constraint-set.ts), and stack
  * frames are shared until a state writes into one (`frozen` frames are cloned on demand).
+ * A frame counts the states sharing it, so the last of them (the others ended) writes it in
+ * place; the count may be too high (a popped frame is not uncounted), never too low.
  */
 import type { Expr } from '../expr/expr.js';
 import type { ExprArray } from '../expr/array.js';
@@ -23,8 +25,8 @@ export class StackFrame {
   allocas: MemoryObject[] | null = null;
   /** The variadic arguments of this call (KLEE lays them all out in one object). */
   varargs: MemoryObject | null = null;
-  /** Shared with another state since a fork: clone before writing. */
-  frozen = false;
+  /** States whose stack holds this frame (at least). */
+  shares = 1;
 
   constructor(
     readonly kf: KFunction,
@@ -32,6 +34,11 @@ export class StackFrame {
     /** pc of the call instruction in the caller's frame (-1 for an entry function). */
     readonly callerPc: number,
   ) {}
+
+  /** Shared with another state since a fork: clone before writing. */
+  get frozen(): boolean {
+    return this.shares > 1;
+  }
 
   clone(): StackFrame {
     const f = new StackFrame(this.kf, this.regs.slice(), this.callerPc);
@@ -72,13 +79,14 @@ export class ExecutionState implements SearchableState {
   prevPc = 0;
   steppedInstructions = 0;
   forkDisabled = false;
-  symbolics: SymbolicObject[] = [];
+  // The lists below are set in the constructor: a fork copies its parent's (no empty list first).
+  symbolics: SymbolicObject[];
   /** Conditions the test generator tries to satisfy (klee_prefer_cex). */
-  cexPreferences: Expr[] = [];
+  cexPreferences: Expr[];
   /** Entry functions still to run after the current one returns (ctors, main, dtors). */
-  entryQueue: KFunction[] = [];
+  entryQueue: KFunction[];
   /** Objects of main's argv/envp, kept for the test's args. */
-  argvObjects: MemoryObject[] = [];
+  argvObjects: MemoryObject[];
   /**
    * An error to report when the state next runs. KLEE checks divisions and shifts in runtime
    * functions that fork first and fail afterwards, so the searcher runs the other side first;
@@ -86,7 +94,7 @@ export class ExecutionState implements SearchableState {
    */
   pendingError: PendingError | null = null;
   /** Open merge regions, innermost last (klee_open_merge). */
-  openMergeStack: MergeGroup[] = [];
+  openMergeStack: MergeGroup[];
   /** Next object of the test being replayed (EngineOptions.replay). */
   replayPosition = 0;
   /** What main returned or exit() was given (undefined if neither happened yet). */
@@ -102,7 +110,23 @@ export class ExecutionState implements SearchableState {
     public constraints: ConstraintSet,
     public addressSpace: AddressSpace,
     public allocator: Allocator,
-  ) {}
+    /** The state this one is forked from (its lists are copied). */
+    parent?: ExecutionState,
+  ) {
+    if (parent === undefined) {
+      this.symbolics = [];
+      this.cexPreferences = [];
+      this.entryQueue = [];
+      this.argvObjects = [];
+      this.openMergeStack = [];
+    } else {
+      this.symbolics = parent.symbolics.slice();
+      this.cexPreferences = parent.cexPreferences.slice();
+      this.entryQueue = parent.entryQueue.slice();
+      this.argvObjects = parent.argvObjects;
+      this.openMergeStack = parent.openMergeStack.slice();
+    }
+  }
 
   get top(): StackFrame {
     return this.stack[this.stack.length - 1]!;
@@ -114,8 +138,8 @@ export class ExecutionState implements SearchableState {
    */
   branch(newId: number): ExecutionState {
     this.depth++;
-    for (const f of this.stack) f.frozen = true;
-    const s = new ExecutionState(newId, this.stack.slice(), this.constraints.fork(), this.addressSpace.fork(), this.allocator.clone());
+    for (let i = 0; i < this.stack.length; i++) this.stack[i]!.shares++;
+    const s = new ExecutionState(newId, this.stack.slice(), this.constraints.fork(), this.addressSpace.fork(), this.allocator.clone(), this);
     s.depth = this.depth;
     s.pc = this.pc;
     s.prevPc = this.prevPc;
@@ -123,13 +147,8 @@ export class ExecutionState implements SearchableState {
     s.instsSinceCovNew = this.instsSinceCovNew;
     s.queryCostMs = 0;
     s.forkDisabled = this.forkDisabled;
-    s.symbolics = this.symbolics.slice();
-    s.cexPreferences = this.cexPreferences.slice();
-    s.entryQueue = this.entryQueue.slice();
-    s.argvObjects = this.argvObjects;
     s.replayPosition = this.replayPosition;
     s.console = this.console;
-    s.openMergeStack = this.openMergeStack.slice();
     for (const g of s.openMergeStack) g.running++;
     return s;
   }
@@ -138,11 +157,18 @@ export class ExecutionState implements SearchableState {
   thawTop(): StackFrame {
     const i = this.stack.length - 1;
     let f = this.stack[i]!;
-    if (f.frozen) {
+    if (f.shares > 1 || this.status !== StateStatus.Running) {
+      // an ended state's frames were already uncounted (releaseFrames)
+      if (this.status === StateStatus.Running) f.shares--;
       f = f.clone();
       this.stack[i] = f;
     }
     return f;
+  }
+
+  /** The state ended: it no longer shares its frames (call once). */
+  releaseFrames(): void {
+    for (const f of this.stack) f.shares--;
   }
 
   /** Add a constraint the caller knows to be feasible on this path (false if it is not). */

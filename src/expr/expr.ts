@@ -94,6 +94,8 @@ class ExprNode {
   readonly id: number;
   /** Lazily filled by utils.collectArrays. */
   arraysMemo: unknown = undefined;
+  /** Lazily filled by the fast solver layer's analysis (a field: a WeakMap lookup per constraint per query costs more). */
+  analysisMemo: unknown = undefined;
 
   constructor(
     readonly kind: ExprKind,
@@ -162,8 +164,8 @@ class ExprNode {
   }
 }
 
-/** Per-expression memo slot for utils (kept on the node so it dies with it). */
-export function memoSlot(e: Expr): { arraysMemo: unknown } {
+/** Per-expression memo slots for utils and solver layers (kept on the node so they die with it). */
+export function memoSlot(e: Expr): { arraysMemo: unknown; analysisMemo: unknown } {
   return e as unknown as ExprNode;
 }
 

@@ -35,6 +35,7 @@ export {
   isFalse,
   isTrue,
   kids,
+  memoSlot,
   type BinaryExpr,
   type CastExpr,
   type ConcatExpr,

@@ -8,6 +8,12 @@
  *
  * Freed heap objects stay in the tree with a null state: their addresses are never reused
  * (the allocator is monotonic), so a later access is recognisably a use after free.
+ *
+ * Keys form a tree (each fork gives its key two children). An object state is reachable only
+ * from address spaces whose key descends from its owner key. Once every other such address
+ * space has been released (its state ended), the one left adopts the object and writes it in
+ * place instead of copying it: with a depth-first search, the second side of every fork
+ * copies nothing its sibling already ended with (KLEE gets the same from reference counts).
  */
 import type { MemoryObject } from './memory-object.js';
 import { ObjectState } from './object-state.js';
@@ -15,9 +21,24 @@ import { pmFloor, pmHigher, pmInsert, pmLower, pmRemove, pmToArray, type PNode }
 
 let nextCowKey = 1;
 
+/** How far up the fork tree a write looks for the owner of an object before copying it. */
+const MAX_OWNER_WALK = 64;
+
+/** A copy-on-write key in the fork tree. */
+class KeyNode {
+  /** Children with a live (unreleased) address space below them; 0 for a leaf. */
+  liveChildren = 0;
+  released = false;
+  constructor(
+    readonly key: number,
+    readonly parent: KeyNode | null,
+  ) {}
+}
+
 export class AddressSpace {
   private root: PNode | null = null;
   cowKey = nextCowKey++;
+  private node = new KeyNode(this.cowKey, null);
   /** The node found by the last lookup (nodes are immutable, so it stays right until the tree changes). */
   private last: PNode | null = null;
   /** Live objects (freed ones excluded). */
@@ -29,8 +50,38 @@ export class AddressSpace {
     c.root = this.root;
     c.live = this.live;
     c.last = this.last;
+    const parent = this.node;
+    parent.liveChildren = 2;
+    c.node = new KeyNode(c.cowKey, parent);
     this.cowKey = nextCowKey++;
+    this.node = new KeyNode(this.cowKey, parent);
     return c;
+  }
+
+  /**
+   * This address space will not be used again (its state ended): the others sharing its
+   * objects may adopt them. Reading or writing it afterwards is a bug: its objects may change.
+   */
+  release(): void {
+    const n = this.node;
+    if (n.released) return;
+    n.released = true;
+    // a node whose last live child ended is itself no longer live
+    let p = n.parent;
+    while (p !== null && --p.liveChildren === 0) p = p.parent;
+  }
+
+  /**
+   * No other live address space can reach the objects owned by `owner`, an ancestor key of
+   * ours. The walk up is bounded: an owner further up is treated as shared (a copy is made).
+   */
+  private soleHolder(owner: number): boolean {
+    if (this.node.released) return false;
+    let steps = 0;
+    for (let n = this.node.parent; n !== null && n.liveChildren === 1 && steps < MAX_OWNER_WALK; n = n.parent, steps++) {
+      if (n.key === owner) return true;
+    }
+    return false;
   }
 
   get size(): number {
@@ -99,6 +150,10 @@ export class AddressSpace {
   writeable(n: PNode): ObjectState {
     const os = n.os!;
     if (os.owner === this.cowKey) return os;
+    if (this.soleHolder(os.owner)) {
+      os.owner = this.cowKey;
+      return os;
+    }
     const c = os.clone(this.cowKey);
     this.root = pmInsert(this.root, n.mo, c);
     this.last = null;

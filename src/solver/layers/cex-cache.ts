@@ -172,7 +172,8 @@ export class CexCachingSolver implements Solver {
       return arrays.map((a) => {
         const out = new Uint8Array(a.size);
         const bytes = m.get(a);
-        if (bytes !== undefined) out.set(bytes.subarray(0, a.size));
+        // a loop, not set(subarray): a subarray of a small array moves it off the V8 heap (slow)
+        if (bytes !== undefined) for (let i = 0, n = Math.min(a.size, bytes.length); i < n; i++) out[i] = bytes[i]!;
         return out;
       });
     });

@@ -23,6 +23,8 @@ export interface ConstraintSetOptions {
   rewriteEqualities?: boolean;
 }
 
+const NO_CONSTRAINTS: readonly Expr[] = [];
+
 export class ConstraintSet implements Iterable<Expr> {
   private cs: Expr[] = [];
   /** cs may be seen by someone else (a fork, a caller of toArray): copy before writing. */
@@ -31,7 +33,7 @@ export class ConstraintSet implements Iterable<Expr> {
   private simp: Substitution | null = null;
   private readonly rewrite: boolean;
 
-  constructor(opts: ConstraintSetOptions = {}, initial: Iterable<Expr> = []) {
+  constructor(opts: ConstraintSetOptions = {}, initial: Iterable<Expr> = NO_CONSTRAINTS) {
     this.rewrite = opts.rewriteEqualities ?? true;
     for (const e of initial) {
       if (!this.add(e)) throw new Error(`ConstraintSet: initial constraint ${e.toString()} is infeasible`);
@@ -68,7 +70,13 @@ export class ConstraintSet implements Iterable<Expr> {
   /** e with what the constraints force substituted in (see the module comment). */
   simplify(e: Expr): Expr {
     if (e.kind === ExprKind.Constant || this.cs.length === 0) return e;
-    return replaceExprs(e, this.substitution());
+    // A fork simplifies its condition twice under one substitution (the query, then the add).
+    const s = this.substitution();
+    if (s.lastIn === e) return s.lastOut!;
+    const r = replaceExprs(e, s);
+    s.lastIn = e;
+    s.lastOut = r;
+    return r;
   }
 
   /**
@@ -78,8 +86,21 @@ export class ConstraintSet implements Iterable<Expr> {
   add(e: Expr): boolean {
     if (e.width !== 1) throw new RangeError(`ConstraintSet.add: constraint of width ${e.width}`);
     const before = this.cs.length;
+    const x = this.simplify(e);
+    if (x === TRUE) return true;
+    if (x === FALSE) return false;
+    if (x.kind !== ExprKind.And && !(this.rewrite && x.kind === ExprKind.Eq && x.left.kind === ExprKind.Constant)) {
+      // one plain constraint (most branches): what Work does for it, without its set-up
+      if (this.shared) {
+        this.cs = this.cs.slice();
+        this.shared = false;
+      }
+      this.cs.push(x);
+      if (this.simp !== null) this.simp = this.simp.extend(this.cs, before);
+      return true;
+    }
     const w = new Work(this.cs, this.shared, this.rewrite);
-    if (!w.add(this.simplify(e))) {
+    if (!w.add(x)) {
       if (!this.shared) this.cs.length = before; // undo pushes made in place
       return false;
     }
@@ -95,61 +116,103 @@ export class ConstraintSet implements Iterable<Expr> {
   }
 }
 
-/** Entries of the substitution for one constraint; the first constraint to map an expression wins. */
-function addEntry(m: Map<Expr, Expr>, c: Expr, has: (e: Expr) => boolean): void {
-  if (c.kind === ExprKind.Eq && c.left.kind === ExprKind.Constant) {
-    if (!has(c.right)) m.set(c.right, c.left);
-  } else if (c.kind === ExprKind.Not) {
-    if (!has(c.expr)) m.set(c.expr, FALSE);
-  } else if (!has(c)) m.set(c, TRUE);
+/** What the substitution maps for constraint c: c == x (c constant) maps x, ¬x maps x, any other c maps c. */
+function entryKey(c: Expr): Expr {
+  if (c.kind === ExprKind.Eq && c.left.kind === ExprKind.Constant) return c.right;
+  if (c.kind === ExprKind.Not) return c.expr;
+  return c;
 }
 
-/** Constraints added after the last full build are kept in a small side map, up to this many. */
+/** What entryKey(c) maps to. */
+function entryValue(c: Expr): Expr {
+  if (c.kind === ExprKind.Eq && c.left.kind === ExprKind.Constant) return c.left;
+  if (c.kind === ExprKind.Not) return FALSE;
+  return TRUE;
+}
+
+/** Entries of the substitution for one constraint; the first constraint to map an expression wins. */
+function addEntry(m: Map<Expr, Expr>, c: Expr, has: (e: Expr) => boolean): void {
+  const k = entryKey(c);
+  if (!has(k)) m.set(k, entryValue(c));
+}
+
+/** Constraints added after the last full build are kept in a small side list, up to this many. */
 const MAX_DELTA = 32;
+
+/** One entry of a Substitution's delta; entries are shared by the substitutions extending it. */
+interface DeltaNode {
+  readonly key: Expr;
+  readonly value: Expr;
+  readonly next: DeltaNode | null;
+}
 
 /**
  * simplify's map (see the module comment), built incrementally: a state adding a constraint
  * after a fork must not rebuild the map of its whole path (O(n) per branch, O(n²) per path).
- * A large immutable base shared by the states of a subtree, plus a small delta copied on
- * extension and folded into a new base when it grows past MAX_DELTA.
+ * A large immutable base shared by the states of a subtree, plus a short persistent list of
+ * the entries added since (extending it allocates only the new entries; a lookup compares
+ * at most MAX_DELTA keys), folded into a new base when it grows past MAX_DELTA.
  */
 class Substitution implements ReadonlyMap<Expr, Expr> {
+  /** The last expression simplified under this (immutable) substitution, and its result. */
+  lastIn: Expr | null = null;
+  lastOut: Expr | null = null;
+
   private constructor(
     private readonly base: ReadonlyMap<Expr, Expr>,
-    private readonly delta: ReadonlyMap<Expr, Expr>,
+    /** Newest first. */
+    private readonly delta: DeltaNode | null,
+    private readonly deltaSize: number,
   ) {}
 
   static of(cs: readonly Expr[]): Substitution {
     const m = new Map<Expr, Expr>();
     for (const c of cs) addEntry(m, c, (e) => m.has(e));
-    return new Substitution(m, new Map());
+    return new Substitution(m, null, 0);
   }
 
   /** This substitution with the entries of list[from..] (constraints just appended). */
   extend(list: readonly Expr[], from: number): Substitution {
-    if (this.delta.size + list.length - from > MAX_DELTA) {
+    if (this.deltaSize + list.length - from > MAX_DELTA) {
       const m = new Map(this.base);
-      for (const [k, v] of this.delta) m.set(k, v);
+      for (const [k, v] of this.deltaEntries()) m.set(k, v);
       for (let i = from; i < list.length; i++) addEntry(m, list[i]!, (e) => m.has(e));
-      return new Substitution(m, new Map());
+      return new Substitution(m, null, 0);
     }
-    const d = new Map(this.delta);
-    for (let i = from; i < list.length; i++) addEntry(d, list[i]!, (e) => this.base.has(e) || d.has(e));
-    return new Substitution(this.base, d);
+    let d = this.delta;
+    let n = this.deltaSize;
+    for (let i = from; i < list.length; i++) {
+      const key = entryKey(list[i]!);
+      if (this.base.has(key) || hasKey(d, key)) continue;
+      d = { key, value: entryValue(list[i]!), next: d };
+      n++;
+    }
+    return new Substitution(this.base, d, n);
+  }
+
+  /** The delta's entries, oldest first. */
+  private deltaEntries(): [Expr, Expr][] {
+    const out: [Expr, Expr][] = [];
+    for (let d = this.delta; d !== null; d = d.next) out.push([d.key, d.value]);
+    return out.reverse();
   }
 
   get size(): number {
-    return this.base.size + this.delta.size;
+    return this.base.size + this.deltaSize;
   }
   get(e: Expr): Expr | undefined {
-    return this.base.get(e) ?? this.delta.get(e);
+    if (this.deltaSize === 0) return this.base.get(e);
+    const v = this.base.get(e);
+    if (v !== undefined) return v;
+    for (let d = this.delta; d !== null; d = d.next) if (d.key === e) return d.value;
+    return undefined;
   }
   has(e: Expr): boolean {
-    return this.base.has(e) || this.delta.has(e);
+    return this.get(e) !== undefined;
   }
   *entries(): MapIterator<[Expr, Expr]> {
     yield* this.base.entries();
-    yield* this.delta.entries();
+    yield* this.deltaEntries();
   }
   keys(): MapIterator<Expr> {
     return [...this.entries()].map(([k]) => k)[Symbol.iterator]() as MapIterator<Expr>;
@@ -163,6 +226,11 @@ class Substitution implements ReadonlyMap<Expr, Expr> {
   forEach(f: (value: Expr, key: Expr, map: ReadonlyMap<Expr, Expr>) => void): void {
     for (const [k, v] of this.entries()) f(v, k, this);
   }
+}
+
+function hasKey(d: DeltaNode | null, key: Expr): boolean {
+  for (; d !== null; d = d.next) if (d.key === key) return true;
+  return false;
 }
 
 /** One add in progress: fails without touching the set it started from. */

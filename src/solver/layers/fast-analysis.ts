@@ -12,7 +12,7 @@
  * gets its set by evaluating it at all 256 values. Anything else is "complex": the layer may
  * still decide it by enumerating the few values its bytes can take.
  */
-import { ExprKind, evaluateBool, type Expr, type ExprArray, type ReadExpr } from '../../expr/index.js';
+import { ExprKind, evaluateBool, memoSlot, type Expr, type ExprArray, type ReadExpr } from '../../expr/index.js';
 import { elementsOf } from './element-set.js';
 import { IntervalSet, maxOf } from './fast-intervals.js';
 
@@ -39,14 +39,13 @@ export interface ByteRef {
 /** Variables wider than this are left to the next layer (their sets need not be enumerated, but keep bigint math bounded). */
 const MAX_VAR_BYTES = 8;
 
-const memo = new WeakMap<Expr, Analysis>();
-
 /** The analysis of a width-1 constraint (memoised per node). */
 export function analyze(e: Expr): Analysis {
-  let a = memo.get(e);
+  const slot = memoSlot(e);
+  let a = slot.analysisMemo as Analysis | undefined;
   if (a === undefined) {
     a = compute(e);
-    memo.set(e, a);
+    slot.analysisMemo = a;
   }
   return a;
 }

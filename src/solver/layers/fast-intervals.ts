@@ -114,6 +114,32 @@ export class IntervalSet {
     return new IntervalSet(this.width, out);
   }
 
+  /** this ∩ o is not empty (no allocation: the fast layer asks this per branch). */
+  overlaps(o: IntervalSet): boolean {
+    const a = this.b;
+    const c = o.b;
+    let i = 0;
+    let j = 0;
+    while (i < a.length && j < c.length) {
+      if (a[i + 1]! < c[j]!) i += 2;
+      else if (c[j + 1]! < a[i]!) j += 2;
+      else return true;
+    }
+    return false;
+  }
+
+  /** Every value of this is in o (o's intervals are not adjacent, so each of ours must fit in one of its). */
+  isSubsetOf(o: IntervalSet): boolean {
+    const a = this.b;
+    const c = o.b;
+    let j = 0;
+    for (let i = 0; i < a.length; i += 2) {
+      while (j < c.length && c[j + 1]! < a[i]!) j += 2;
+      if (j >= c.length || c[j]! > a[i]! || c[j + 1]! < a[i + 1]!) return false;
+    }
+    return true;
+  }
+
   union(o: IntervalSet): IntervalSet {
     return IntervalSet.fromPairs(this.width, [...this.b, ...o.b]);
   }
@@ -167,6 +193,9 @@ export class IntervalSet {
   }
 }
 
+const MAX_OF: bigint[] = [];
+for (let w = 0; w <= 64; w++) MAX_OF.push((1n << BigInt(w)) - 1n);
+
 export function maxOf(width: number): bigint {
-  return (1n << BigInt(width)) - 1n;
+  return width <= 64 ? MAX_OF[width]! : (1n << BigInt(width)) - 1n;
 }

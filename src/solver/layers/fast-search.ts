@@ -104,6 +104,10 @@ function setRange(r: (ByteRange | undefined)[], x: SearchVar, value: bigint | un
 
 export function writeVar(m: Map<ExprArray, Uint8Array>, v: Variable, value: bigint): void {
   const buf = m.get(v.array)!;
+  if (v.length === 1) {
+    buf[v.start] = Number(value);
+    return;
+  }
   for (let k = 0; k < v.length; k++) {
     buf[v.start + k] = Number(value & 0xffn);
     value >>= 8n;

@@ -18,7 +18,7 @@
  */
 import { Evaluator, builder, TRUE, FALSE, type Expr, type ExprArray } from '../../expr/index.js';
 import { Validity, type InitialValues, type Query, type Solver, type SolverStats } from '../solver.js';
-import { analyze, type ByteRef, type Variable } from './fast-analysis.js';
+import { analyze, type Analysis, type ByteRef, type Variable } from './fast-analysis.js';
 import { IntervalSet } from './fast-intervals.js';
 import { LayerCounters } from './layer-stats.js';
 import { search, writeVar } from './fast-search.js';
@@ -36,9 +36,10 @@ const DEFAULT_BUDGET = 5_000;
 const UNDECIDED = undefined;
 type Answer = Map<ExprArray, Uint8Array> | null | typeof UNDECIDED;
 
+/** A variable and the values its constraints allow (a simple constraint's analysis is one). */
 interface Slot {
-  v: Variable;
-  set: IntervalSet;
+  readonly v: Variable;
+  readonly set: IntervalSet;
 }
 
 export class FastSolver implements Solver {
@@ -60,31 +61,27 @@ export class FastSolver implements Solver {
 
   /** A model of the conjunction of `exprs`, null when unsatisfiable, undefined when undecided. */
   solve(exprs: readonly Expr[]): Answer {
-    const slots = new Map<ExprArray, Map<number, Slot>>();
-    const complex: Expr[] = [];
-    let wide: Expr[] | null = null; // constraints on variables of several bytes
+    const simple: SimpleAnalysis[] = [];
+    let complex: Expr[] | null = null;
+    let wide = false; // constraints on variables of several bytes
     for (const e of exprs) {
       if (e === TRUE) continue;
       if (e === FALSE) return null;
       const a = analyze(e);
       if (a.kind === 'unsupported') return UNDECIDED;
       if (a.kind === 'complex') {
-        complex.push(e);
+        (complex ??= []).push(e);
         continue;
       }
-      if (a.v.length > 1) (wide ??= []).push(e);
-      let byStart = slots.get(a.v.array);
-      if (byStart === undefined) slots.set(a.v.array, (byStart = new Map()));
-      const s = byStart.get(a.v.start);
-      if (s === undefined) byStart.set(a.v.start, { v: a.v, set: a.set });
-      else if (s.v.length !== a.v.length) return this.demoted(exprs);
-      else s.set = s.set.intersect(a.set);
+      if (a.v.length > 1) wide = true;
+      simple.push(a);
     }
-    const all = nonEmptySlots(slots);
+    const all = groupByVariable(simple);
+    if (all === undefined) return this.demoted(exprs);
     if (all === null) return null;
-    if (wide !== null && overlapping(slots)) return this.demoted(exprs);
-    if (complex.length === 0) return modelOf(all);
-    return this.enumerate(complex, slots, all);
+    if (wide && overlapping(all)) return this.demoted(exprs);
+    if (complex === null) return modelOf(all);
+    return this.enumerate(complex, slotMap(all), all);
   }
 
   /**
@@ -105,8 +102,7 @@ export class FastSolver implements Solver {
       let byStart = slots.get(a.v.array);
       if (byStart === undefined) slots.set(a.v.array, (byStart = new Map()));
       const s = byStart.get(a.v.start);
-      if (s === undefined) byStart.set(a.v.start, { v: a.v, set: a.set });
-      else s.set = s.set.intersect(a.set);
+      byStart.set(a.v.start, s === undefined ? a : { v: a.v, set: s.set.intersect(a.set) });
     }
     const all = nonEmptySlots(slots);
     if (all === null) return null;
@@ -177,10 +173,9 @@ export class FastSolver implements Solver {
       if (c.v.start !== v.start || c.v.length !== v.length) return undefined;
       feasible = feasible === null ? c.set : feasible.intersect(c.set);
     }
-    const s = feasible ?? IntervalSet.full(8 * v.length);
-    if (s.isEmpty()) return undefined; // constraints unsatisfiable: outside the contract
-    const canTrue = !s.intersect(a.set).isEmpty();
-    const canFalse = !s.intersect(a.set.complement()).isEmpty();
+    if (feasible !== null && feasible.isEmpty()) return undefined; // constraints unsatisfiable: outside the contract
+    const canTrue = feasible === null ? !a.set.isEmpty() : feasible.overlaps(a.set);
+    const canFalse = feasible === null ? !a.set.isFull() : !feasible.isSubsetOf(a.set);
     this.sat++;
     return canTrue && canFalse ? Validity.Unknown : canTrue ? Validity.True : Validity.False;
   }
@@ -229,10 +224,13 @@ export class FastSolver implements Solver {
       if (m === UNDECIDED) return this.inner.computeInitialValues(q, arrays);
       this.c.hits++;
       if (m === null) return null;
-      return arrays.map((a) => {
-        const out = new Uint8Array(a.size);
+      return arrays.map((a, i) => {
         const bytes = m.get(a);
-        if (bytes !== undefined) out.set(bytes.subarray(0, a.size));
+        // the model is this query's own: hand its bytes over (to the first asker of an array)
+        if (bytes !== undefined && bytes.length === a.size && arrays.indexOf(a) === i) return bytes;
+        const out = new Uint8Array(a.size);
+        // a loop, not set(subarray): a subarray of a small array moves it off the V8 heap (slow)
+        if (bytes !== undefined) for (let i = 0, n = Math.min(a.size, bytes.length); i < n; i++) out[i] = bytes[i]!;
         return out;
       });
     });
@@ -266,15 +264,67 @@ function slotOf(slots: Map<ExprArray, Map<number, Slot>>, array: ExprArray, inde
   return undefined;
 }
 
-/** Two different variables share a byte. */
-function overlapping(slots: Map<ExprArray, Map<number, Slot>>): boolean {
-  for (const byStart of slots.values()) {
-    if (byStart.size < 2) continue;
-    const starts = [...byStart.values()].sort((a, b) => a.v.start - b.v.start);
-    for (let i = 1; i < starts.length; i++) {
-      const prev = starts[i - 1]!.v;
-      if (prev.start + prev.length > starts[i]!.v.start) return true;
+type SimpleAnalysis = Extract<Analysis, { kind: 'simple' }>;
+
+function byVariable(x: SimpleAnalysis, y: SimpleAnalysis): number {
+  return x.v.array.id - y.v.array.id || x.v.start - y.v.start;
+}
+
+/**
+ * One slot per variable (array and first byte), its set the intersection of its
+ * constraints' sets, ordered by array then first byte (sorting, not hashing: a query has
+ * few constraints and this runs for every test). null when a set is empty (unsatisfiable);
+ * undefined when two variables of different lengths start at the same byte.
+ */
+function groupByVariable(simple: SimpleAnalysis[]): Slot[] | null | undefined {
+  sortByVariable(simple);
+  const all: Slot[] = [];
+  let last: Slot | null = null;
+  for (const a of simple) {
+    if (last !== null && last.v.array === a.v.array && last.v.start === a.v.start) {
+      if (last.v.length !== a.v.length) return undefined;
+      last = { v: last.v, set: last.set.intersect(a.set) };
+      all[all.length - 1] = last;
+      continue;
     }
+    last = a;
+    all.push(a);
+  }
+  for (const s of all) if (s.set.isEmpty()) return null;
+  return all;
+}
+
+/** Array.prototype.sort allocates a work area per call; most queries have a few constraints. */
+function sortByVariable(xs: SimpleAnalysis[]): void {
+  if (xs.length > 32) {
+    xs.sort(byVariable);
+    return;
+  }
+  for (let i = 1; i < xs.length; i++) {
+    const x = xs[i]!;
+    let j = i - 1;
+    for (; j >= 0 && byVariable(xs[j]!, x) > 0; j--) xs[j + 1] = xs[j]!;
+    xs[j + 1] = x;
+  }
+}
+
+/** The slots by array and first byte (for the search's lookups). */
+function slotMap(all: readonly Slot[]): Map<ExprArray, Map<number, Slot>> {
+  const slots = new Map<ExprArray, Map<number, Slot>>();
+  for (const s of all) {
+    let byStart = slots.get(s.v.array);
+    if (byStart === undefined) slots.set(s.v.array, (byStart = new Map()));
+    byStart.set(s.v.start, s);
+  }
+  return slots;
+}
+
+/** Two different variables share a byte (`all` ordered by array, then first byte). */
+function overlapping(all: readonly Slot[]): boolean {
+  for (let i = 1; i < all.length; i++) {
+    const prev = all[i - 1]!.v;
+    const v = all[i]!.v;
+    if (prev.array === v.array && prev.start + prev.length > v.start) return true;
   }
   return false;
 }

@@ -136,7 +136,8 @@ export class IndependentSolver implements Solver {
         const dst = out[wanted.get(a)!]!;
         const src = values[k]!;
         const bytes = f.elements.bytes.get(a);
-        if (bytes === undefined) dst.set(src.subarray(0, dst.length));
+        // a loop, not set(subarray): a subarray of a small array moves it off the V8 heap (slow)
+        if (bytes === undefined) for (let i = 0, n = Math.min(dst.length, src.length); i < n; i++) dst[i] = src[i]!;
         else for (const i of bytes) if (i < dst.length && i < src.length) dst[i] = src[i]!;
       });
     }

@@ -18,6 +18,80 @@ import {
 /** e with each occurrence of a key of `map` replaced by its value (same widths). */
 export function replaceExprs(e: Expr, map: ReadonlyMap<Expr, Expr>): Expr {
   if (map.size === 0 || e.kind === ExprKind.Constant) return map.get(e) ?? e;
+  visits = 0;
+  return replaceSmall(e, map) ?? replaceDag(e, map);
+}
+
+/** Most vertices replaceSmall visits before giving up (branch conditions are a few nodes). */
+const SMALL_VISITS = 40;
+let visits = 0;
+
+/**
+ * The same rebuild as replaceDag, by plain recursion without its sets and maps (most
+ * branch conditions and constraints are a handful of nodes): null when e has more than
+ * SMALL_VISITS vertices or reads through writes. A shared subexpression may be visited
+ * twice; the builder is deterministic, so the result is the same.
+ */
+function replaceSmall(v: Expr, map: ReadonlyMap<Expr, Expr>): Expr | null {
+  if (v.kind === ExprKind.Constant) return v;
+  const m = map.get(v);
+  if (m !== undefined) return m;
+  if (++visits > SMALL_VISITS) return null;
+  switch (v.kind) {
+    case ExprKind.Read: {
+      if (v.updates.head !== null) return null;
+      const index = replaceSmall(v.index, map);
+      if (index === null) return null;
+      return index === v.index ? v : builder.read(v.updates, index);
+    }
+    case ExprKind.Select: {
+      const c = replaceSmall(v.cond, map);
+      if (c === null) return null;
+      const t = replaceSmall(v.trueExpr, map);
+      if (t === null) return null;
+      const f = replaceSmall(v.falseExpr, map);
+      if (f === null) return null;
+      return c === v.cond && t === v.trueExpr && f === v.falseExpr ? v : builder.select(c, t, f);
+    }
+    case ExprKind.Concat: {
+      const l = replaceSmall(v.left, map);
+      if (l === null) return null;
+      const r = replaceSmall(v.right, map);
+      if (r === null) return null;
+      return l === v.left && r === v.right ? v : builder.concat(l, r);
+    }
+    case ExprKind.Extract: {
+      const x = replaceSmall(v.expr, map);
+      if (x === null) return null;
+      return x === v.expr ? v : builder.extract(x, v.offset, v.width);
+    }
+    case ExprKind.ZExt: {
+      const x = replaceSmall(v.expr, map);
+      if (x === null) return null;
+      return x === v.expr ? v : builder.zext(x, v.width);
+    }
+    case ExprKind.SExt: {
+      const x = replaceSmall(v.expr, map);
+      if (x === null) return null;
+      return x === v.expr ? v : builder.sext(x, v.width);
+    }
+    case ExprKind.Not: {
+      const x = replaceSmall(v.expr, map);
+      if (x === null) return null;
+      return x === v.expr ? v : builder.not(x);
+    }
+    default: {
+      const l = replaceSmall(v.left, map);
+      if (l === null) return null;
+      const r = replaceSmall(v.right, map);
+      if (r === null) return null;
+      return l === v.left && r === v.right ? v : builder.binary(v.kind, l, r);
+    }
+  }
+}
+
+/** replaceExprs for any expression: an iterative walk, each distinct vertex once. */
+function replaceDag(e: Expr, map: ReadonlyMap<Expr, Expr>): Expr {
   const done = new Map<Vertex, Vertex>();
   const get = (v: Vertex): Vertex => {
     if (!(v instanceof UpdateNode)) {
