@@ -19,7 +19,7 @@ import { toUBig, type Val } from './values.js';
 import type { KInst } from './prepare/kinst.js';
 import { TypeKind, type IntegerType } from '../ir/types.js';
 import { Assembly } from './assembly.js';
-import { consoleFiles } from './special/console.js';
+import { consoleRecord } from './special/console.js';
 
 /** Where tests and messages go: an OutputDir, or an in-memory collector (tests, library use). */
 export interface RunOutput {
@@ -157,11 +157,12 @@ export class TestWriter {
     const ex = this.ex;
     const ktest = this.symbolicSolution(st);
     if (ktest === null) ex.warning('unable to get symbolic solution, losing test case');
-    // the console output and exit status under this test's inputs (.stdout, .stderr, .exit)
-    const files: Record<string, string | Uint8Array> = { ...consoleFiles(st, ktest, exited), ...(extras.files ?? {}) };
+    // the console output (.stdout, .stderr) and exit status (exit-status.txt) under this test's inputs
+    const record = consoleRecord(st, ktest, exited);
+    const files: Record<string, string | Uint8Array> = { ...record.files, ...(extras.files ?? {}) };
     if (ex.opts.writeSmt2s) files.smt2 = toSmtLib2(st.constraints.toArray().length > 0 ? [...st.constraints.toArray()] : [TRUE]).text;
     if (ex.opts.writeKQueries) files.kquery = st.constraints.toArray().map((c) => printKQuery(c)).join('\n') + '\n';
-    const id = this.output.writeTest(ktest, { ...extras, files });
+    const id = this.output.writeTest(ktest, { ...extras, exitStatus: record.exitStatus, files });
     this.testsNumbered = Math.max(this.testsNumbered, id);
     if (ktest !== null) this.generatedTests++;
     return id;
@@ -175,11 +176,15 @@ export class TestWriter {
     let values: Uint8Array[] | null = [];
     if (arrays.length > 0) {
       try {
-        const constraints = [...st.constraints.toArray()];
+        let constraints = st.constraints.toArray();
         // Try each preference (klee_prefer_cex) in turn; keep those the path allows.
-        for (const p of st.cexPreferences) {
-          const ok = !ex.solver.computeTruth({ constraints, expr: builder.not(p) });
-          if (ok) constraints.push(p);
+        if (st.cexPreferences.length > 0) {
+          const withPrefs = [...constraints];
+          for (const p of st.cexPreferences) {
+            const ok = !ex.solver.computeTruth({ constraints: withPrefs, expr: builder.not(p) });
+            if (ok) withPrefs.push(p);
+          }
+          constraints = withPrefs;
         }
         values = ex.solver.computeInitialValues({ constraints, expr: TRUE }, arrays);
         ex.queries++;

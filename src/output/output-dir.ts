@@ -5,6 +5,10 @@
  *     test000001.ktest      one per test (KLEE's .ktest format, see ktest.ts)
  *     test000002.ptr.err    for a test that ends in an error: the report (see err-file.ts)
  *     test000003.early      for a state ended early (timeout, memory cap, halt): the reason
+ *     test000004.stdout     the program's console output on the test's inputs, when it wrote
+ *     test000004.stderr     any (the POSIX model's fds 1 and 2; missing = empty)
+ *     exit-status.txt       one line per .ktest: how its path ended (see exit-status.ts);
+ *                           created with the first test
  *     info                  command line, times, summary (see info.ts)
  *     messages.txt          "KLEE: ..." lines
  *     warnings.txt          "KLEE: WARNING: ..." lines
@@ -17,21 +21,25 @@
  * (the directory part of its path), so `tsklee run` passes that directory as `base`; the
  * default is the current directory.
  *
- * Every write is synchronous: the engine's hot path is synchronous, and a test must be on
- * disk as soon as it is found. Messages and warnings are written line by line without
- * buffering, so an interrupted run keeps everything it reported.
+ * Messages and warnings are written line by line without buffering, so an interrupted run
+ * keeps everything it reported. Test files go through a TestFileWriter: in order, on a worker
+ * thread once a run has many (test-file-writer.ts says why and what it guarantees), and all
+ * on disk before `info` is written and when the directory is closed.
  *
  * Test files are created directly (exclusive create, as KLEE does), not through a temporary
  * file and a rename like info and run.stats: the directory is new and ours, so nothing can be
  * clobbered, and the rename doubled the cost of a test (measured: 4096 tests, ~0.25 s direct
  * vs ~0.9 s with the rename on a quiet machine; file creation dominates fork-heavy runs).
- * A crash in the middle of a test's write can leave that one file short.
+ * A crash in the middle of a test's write can leave that one file short; its exit-status.txt
+ * line, written after all its files, is then missing.
  */
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, symlinkSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { formatInfo, type RunInfo } from './info.js';
+import { EXIT_STATUS_FILE, formatExitStatusLine } from './exit-status.js';
 import { encodeKTest, writeFileAtomic, type KTest } from './ktest.js';
 import { RunStatsWriter, type RunStatsOptions } from './run-stats.js';
+import { TestFileWriter, type TestFile } from './test-file-writer.js';
 
 /** The prefix of every line of messages.txt and warnings.txt (KLEE's, for scripts that grep them). */
 export const MESSAGE_PREFIX = 'KLEE: ';
@@ -91,6 +99,8 @@ export interface WriteTestExtras {
   errText?: string;
   /** A state ended early: writes testNNNNNN.early with this text (KLEE's suffix for such states). */
   early?: string;
+  /** The exit status of a path that exited (0..255), for exit-status.txt; absent: it did not exit. */
+  exitStatus?: number;
   /** More files for this test, by suffix: { kquery: '...' } writes testNNNNNN.kquery. */
   files?: Record<string, string | Uint8Array>;
 }
@@ -110,6 +120,7 @@ export class OutputDir {
   private generated = 0;
   private messagesFd: number | undefined;
   private warningsFd: number | undefined;
+  private readonly testFiles: TestFileWriter;
   private stats: RunStatsWriter | undefined;
 
   /** @internal use createOutputDir */
@@ -121,6 +132,7 @@ export class OutputDir {
   ) {
     this.warningsFd = openSync(join(path, 'warnings.txt'), 'w');
     this.messagesFd = openSync(join(path, 'messages.txt'), 'w');
+    this.testFiles = new TestFileWriter(join(path, EXIT_STATUS_FILE));
   }
 
   /** Absolute path of a file in the directory. */
@@ -150,29 +162,37 @@ export class OutputDir {
 
   /**
    * Writes one test: testNNNNNN.ktest (unless `ktest` is null: KLEE still numbers a test whose
-   * inputs could not be computed and writes its other files), then the .err/.early file and
-   * the extra files. Returns the test's number.
+   * inputs could not be computed and writes its other files), the .err/.early file, the extra
+   * files, and last its exit-status.txt line (only with a .ktest). Returns the test's number.
+   * The files are on disk when writeInfo() or close() returns (usually well before).
    */
   writeTest(ktest: KTest | null, extras: WriteTestExtras = {}): number {
     const id = this.nextTestId();
+    const files: TestFile[] = [];
     if (ktest !== null) {
-      writeNewFile(this.testPath(id, 'ktest'), encodeKTest(ktest));
+      files.push([this.testPath(id, 'ktest'), encodeKTest(ktest)]);
       this.generated++;
     }
     if (extras.errKind !== undefined) {
       // klee_report_error's suffix usually already ends in ".err" ("div.err"); do not double it.
       const suffix = extras.errKind.endsWith('.err') ? extras.errKind : `${extras.errKind}.err`;
-      this.writeTestFile(id, suffix, extras.errText ?? '');
+      files.push([this.checkedTestPath(id, suffix), extras.errText ?? '']);
     }
-    if (extras.early !== undefined) this.writeTestFile(id, 'early', extras.early);
-    for (const [suffix, data] of Object.entries(extras.files ?? {})) this.writeTestFile(id, suffix, data);
+    if (extras.early !== undefined) files.push([this.testPath(id, 'early'), extras.early]);
+    for (const [suffix, data] of Object.entries(extras.files ?? {})) files.push([this.checkedTestPath(id, suffix), data]);
+    // the line goes last: a line means the whole test is on disk
+    this.testFiles.write(files, ktest !== null ? formatExitStatusLine(testBaseName(id), extras.exitStatus ?? null) : null);
     return id;
   }
 
-  /** Writes (atomically) one more file of test `id`. */
+  /** Writes one more file of test `id` (after the files of the tests written before). */
   writeTestFile(id: number, suffix: string, data: string | Uint8Array): void {
+    this.testFiles.write([[this.checkedTestPath(id, suffix), data]], null);
+  }
+
+  private checkedTestPath(id: number, suffix: string): string {
     if (!SUFFIX_RE.test(suffix) || suffix.includes('..')) throw new OutputDirError(`bad test file suffix '${suffix}'`);
-    writeNewFile(this.testPath(id, suffix), data);
+    return this.testPath(id, suffix);
   }
 
   /** Appends "KLEE: <text>" to messages.txt (one line per line of text). */
@@ -199,9 +219,11 @@ export class OutputDir {
 
   /**
    * Replaces the info file (atomically) with `info` formatted by info.ts, or with the text
-   * given. Written at the start (header) and again at the end (header and footer).
+   * given. Written at the start (header) and again at the end (header and footer); every test
+   * written before is on disk first, so a finished info means a finished directory.
    */
   writeInfo(info: RunInfo | string): void {
+    this.testFiles.drain();
     writeFileAtomic(this.file('info'), typeof info === 'string' ? info : formatInfo(info));
   }
 
@@ -217,12 +239,16 @@ export class OutputDir {
     return this.stats;
   }
 
-  /** Flushes run.stats and closes the message files. Idempotent; call it on SIGINT too, or the last run.stats rows are lost. */
+  /** Writes the queued tests, flushes run.stats and closes the files. Idempotent; call it on SIGINT too, or the last run.stats rows are lost. */
   close(): void {
-    this.stats?.close();
-    for (const fd of [this.messagesFd, this.warningsFd]) if (fd !== undefined) closeSync(fd);
-    this.messagesFd = undefined;
-    this.warningsFd = undefined;
+    try {
+      this.testFiles.close();
+    } finally {
+      this.stats?.close();
+      for (const fd of [this.messagesFd, this.warningsFd]) if (fd !== undefined) closeSync(fd);
+      this.messagesFd = undefined;
+      this.warningsFd = undefined;
+    }
   }
 }
 
@@ -285,18 +311,4 @@ export function createOutputDir(opts: CreateOutputDirOptions = {}): OutputDir {
   // As in KLEE, a missing klee-last is worth a warning, not the run.
   if (linkError !== undefined) out.appendWarning(`cannot create klee-last symlink: ${linkError}`);
   return out;
-}
-
-const utf8 = new TextEncoder();
-
-/** Creates `path` (which must not exist) with `data`: one open, write and close. */
-function writeNewFile(path: string, data: Uint8Array | string): void {
-  const bytes = typeof data === 'string' ? utf8.encode(data) : data;
-  const fd = openSync(path, 'wx', 0o644);
-  try {
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -1,11 +1,12 @@
 /**
- * What `tsklee run` recorded about a test, beside its .ktest (/work/notes/runtime-contract.md,
- * written by the engine): testN.stdout / testN.stderr (console output; missing = empty),
- * testN.exit (the exit status as a shell sees it, only for paths that exited), and the
- * .err / .early reports of paths that did not.
+ * What `tsklee run` recorded about a test, beside its .ktest (runtime/posix/README.md, "Contract
+ * with the engine"): testN.stdout / testN.stderr (console output; missing = empty), its line in
+ * the directory's exit-status.txt (src/output/exit-status.ts: the exit status as a shell sees
+ * it, for paths that exited), and the .err / .early reports of paths that did not.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { readExitStatuses } from '../output/exit-status.js';
 
 export interface RecordedOutcome {
   /** Exit status, when the path exited. */
@@ -15,25 +16,35 @@ export interface RecordedOutcome {
   errKind?: string;
   /** The path was stopped early (.early). */
   early: boolean;
-  /** Whether any recording exists (runs before the sidecars existed have none). */
+  /** Whether any recording exists (a test copied out of its directory has none). */
   present: boolean;
 }
 
-/** `dirNames`: the directory's file names, when the caller has listed it already (many tests). */
-export function readRecorded(ktestPath: string, dirNames?: readonly string[]): RecordedOutcome {
-  const dir = dirname(ktestPath);
-  const stem = basename(ktestPath, '.ktest');
-  const file = (suffix: string): string => join(dir, `${stem}.${suffix}`);
-  const exitFile = file('exit');
-  const stdoutFile = file('stdout');
-  let exit: number | undefined;
-  if (existsSync(exitFile)) {
-    const text = readFileSync(exitFile, 'utf8').trim();
-    if (/^\d+$/.test(text)) exit = Number(text);
+/** One output directory's records, read once for all its tests. */
+export class RecordedDir {
+  private readonly names: ReadonlySet<string>;
+  /** Test stem → the kind of its .err file. */
+  private readonly errKinds = new Map<string, string>();
+  private readonly statuses: Map<string, number | null>;
+
+  constructor(readonly dir: string) {
+    const names = readdirSync(dir);
+    this.names = new Set(names);
+    for (const n of names) {
+      const m = /^(test\d+)\.(.+)\.err$/.exec(n);
+      if (m !== null) this.errKinds.set(m[1]!, m[2]!);
+    }
+    this.statuses = readExitStatuses(dir);
   }
-  const stdout = existsSync(stdoutFile) ? readFileSync(stdoutFile) : Buffer.alloc(0);
-  const errFile = (dirNames ?? readdirSync(dir)).find((n) => n.startsWith(`${stem}.`) && n.endsWith('.err'));
-  const errKind = errFile?.slice(stem.length + 1, -'.err'.length);
-  const early = existsSync(file('early'));
-  return { exit, stdout, errKind, early, present: exit !== undefined || errKind !== undefined || early || existsSync(stdoutFile) };
+
+  /** The record of the test `ktestPath` (a file of this directory). */
+  outcome(ktestPath: string): RecordedOutcome {
+    const stem = basename(ktestPath, '.ktest');
+    const status = this.statuses.get(stem);
+    const hasStdout = this.names.has(`${stem}.stdout`);
+    const stdout = hasStdout ? readFileSync(join(this.dir, `${stem}.stdout`)) : Buffer.alloc(0);
+    const errKind = this.errKinds.get(stem);
+    const early = this.names.has(`${stem}.early`);
+    return { exit: status ?? undefined, stdout, errKind, early, present: status !== undefined || errKind !== undefined || early || hasStdout };
+  }
 }

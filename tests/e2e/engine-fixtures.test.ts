@@ -4,7 +4,7 @@
  * `tsklee run --search=dfs`, and its output directory is compared with the expectation written
  * beside it (fixtures/engine/<name>.expect.json): KLEE's completed paths, partially completed
  * paths and generated tests, the .err files per kind, the symbolic objects of each test,
- * where given values the tests must hold, and where tsklee writes testN.exit the exit statuses
+ * where given values the tests must hold, and the exit statuses tsklee records in exit-status.txt
  * of the completed paths against "exitCodes". fixtures/engine/README.md explains how the
  * expectations are derived from KLEE's counting rules.
  *
@@ -52,11 +52,13 @@ function checkRun(r: TskleeRun, want: Expectation): string[] {
   }
   const ktests = r.tests.filter((t) => t.ktest);
   if (ktests.length !== want.tests) problems.push(`expected ${want.tests} .ktest files, found ${ktests.length}`);
-  // tsklee's own record of each completed path's exit status (testN.exit), when it writes one
+  // tsklee's own record of each completed path's exit status (exit-status.txt, a line per .ktest)
+  const unlisted = ktests.filter((t) => !t.exitLine).map((t) => `test${t.id}`);
+  if (unlisted.length > 0) problems.push(`no exit-status.txt line for ${unlisted.join(', ')}`);
   const statuses = ktests.filter((t) => !t.errKind && t.exitStatus !== undefined).map((t) => t.exitStatus!);
   if (want.exitCodes && statuses.length > 0) {
     const bad = matchExitCodes(want.exitCodes, statuses);
-    if (bad) problems.push(`testN.exit files: ${bad}`);
+    if (bad) problems.push(`exit-status.txt: ${bad}`);
   }
   const errs = countErrors(r.tests);
   const wantErrs = want.errors ?? {};

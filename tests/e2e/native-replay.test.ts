@@ -17,7 +17,7 @@
  *    has the undefined behaviour in the source.
  *  - no .err (a completed path): the native run must exit normally — no signal, no sanitizer
  *    report, not the replay library's mismatch status 90 — with the exit status tsklee recorded
- *    in testN.exit when it wrote one (unless the fixture declares "replay.exitCodes": its
+ *    in exit-status.txt for it (unless the fixture declares "replay.exitCodes": its
  *    native run legitimately differs, e.g. klee_is_symbolic answers 0); and the exit statuses of all completed-path tests must
  *    form the fixture's histogram ("replay.exitCodes", else "exitCodes"). -O0 tests run in
  *    the sanitized -O0 build (a sanitizer report there is an error tsklee missed); -O2 tests

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { writeKTestFile, type KTestObject } from '../../src/output/ktest.js';
+import { EXIT_STATUS_FILE, readExitStatuses } from '../../src/output/exit-status.js';
 
 const CLI = resolve('dist/cli/main.js');
 const INCLUDE = resolve('runtime/include');
@@ -53,12 +54,15 @@ describe('tsklee replay (interpreter)', () => {
     expect(r.code).toBe(0);
     const files = readdirSync(join(dir, 'out'));
     const tests = files.filter((f) => f.endsWith('.ktest')).sort();
+    const statuses = readExitStatuses(join(dir, 'out'));
+    expect([...statuses.keys()].map((stem) => `${stem}.ktest`)).toEqual(tests);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines.map((l) => l.split(':')[0])).toEqual(tests);
     for (const [i, t] of tests.entries()) {
       const stem = t.slice(0, -'.ktest'.length);
       const line = lines[i]!.slice(t.length + 2);
-      if (files.includes(`${stem}.exit`)) expect(line).toBe(`exit ${readFileSync(join(dir, 'out', `${stem}.exit`), 'utf8').trim()}`);
+      const status = statuses.get(stem);
+      if (status !== undefined && status !== null) expect(line).toBe(`exit ${status}`);
       else if (files.includes(`${stem}.abort.err`)) expect(line).toBe('abort');
       else if (files.includes(`${stem}.ptr.err`)) expect(line).toMatch(/^error: ptr: memory error: out of bound pointer at .*p\.c:9$/);
       else throw new Error(`unexpected test outcome files for ${stem}`);
@@ -110,16 +114,17 @@ describe('tsklee replay --native', () => {
     expect(r.stdout).toContain(`tsklee: replayed ${n} tests natively: ${n - 1} as recorded, 0 different, 1 not compared\n`);
 
     // a recording the program does not reproduce: exit 1 and a DIFFERS line
-    const exitFile = readdirSync(join(dir, 'out')).find((f) => f.endsWith('.exit'))!;
-    const recorded = readFileSync(join(dir, 'out', exitFile), 'utf8');
-    writeFileSync(join(dir, 'out', exitFile), '77\n');
+    const statusFile = join(dir, 'out', EXIT_STATUS_FILE);
+    const recorded = readFileSync(statusFile, 'utf8');
+    const [stem, status] = [...readExitStatuses(join(dir, 'out'))].find(([, s]) => s !== null)!;
+    writeFileSync(statusFile, recorded.replace(`${stem} ${status}\n`, `${stem} 77\n`));
     try {
       const bad = tsklee(['replay', '--native', prog, 'out']);
       expect(bad.code).toBe(1);
-      expect(bad.stdout).toMatch(new RegExp(`^${exitFile.replace('.exit', '.ktest')}: DIFFERS: exit ${recorded.trim()}, recorded exit 77$`, 'm'));
+      expect(bad.stdout).toMatch(new RegExp(`^${stem}\\.ktest: DIFFERS: exit ${status}, recorded exit 77$`, 'm'));
       expect(bad.stderr).toBe(`tsklee: error: 1 of ${n} tests did not replay as recorded\n`);
     } finally {
-      writeFileSync(join(dir, 'out', exitFile), recorded);
+      writeFileSync(statusFile, recorded);
     }
   });
 
@@ -162,7 +167,7 @@ int main(int argc, char **argv) {
     writeKTestFile(join(t, 'test000001.ktest'), { version: 3, args, symArgvs: 0, symArgvLen: 0, objects });
     const expected = 'argv0=prog.bc argc=4 [-n] [lit] [xy]\nA:fileA\nstdin:in!\n';
     writeFileSync(join(t, 'test000001.stdout'), expected);
-    writeFileSync(join(t, 'test000001.exit'), '4\n');
+    writeFileSync(join(t, EXIT_STATUS_FILE), 'test000001 4\n');
     const r = tsklee(['replay', '--native', prog, join(t, 'test000001.ktest')]);
     expect(r.stdout).toBe(
       `test000001.ktest: exit 4, stdout ${expected.length} bytes: as recorded\ntsklee: replayed 1 tests natively: 1 as recorded, 0 different, 0 not compared\n`,

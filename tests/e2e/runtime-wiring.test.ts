@@ -1,9 +1,10 @@
 /**
  * tsklee's C runtime wired into `tsklee run` (issue 5): --libc=tsklee, --posix-runtime with
- * --sym-args / --sym-files / --sym-stdin, the per-test console and exit sidecars
- * (testNNNNNN.stdout/.stderr/.exit), program arguments passed through untouched, and failed
- * external calls. Every recorded output is checked against the same program compiled
- * natively and run on the test's inputs (argv from argNN, file A from A_data, stdin).
+ * --sym-args / --sym-files / --sym-stdin, the per-test console sidecars
+ * (testNNNNNN.stdout/.stderr) and exit statuses (exit-status.txt), program arguments passed
+ * through untouched, and failed external calls. Every recorded output is checked against the
+ * same program compiled natively and run on the test's inputs (argv from argNN, file A from
+ * A_data, stdin).
  *
  * Needs `npm run build` (dist/ and runtime/build/*.bc); tsklee runs as child processes, two
  * at a time.
@@ -14,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decodeKTest, type KTest } from '../../src/output/ktest.js';
+import { readExitStatuses } from '../../src/output/exit-status.js';
 
 const ROOT = resolve('.');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -155,7 +157,8 @@ interface Test {
   ktest: KTest;
   stdout: Buffer;
   stderr: Buffer;
-  exit: string | null;
+  /** From exit-status.txt (which must list every test): the exit status, null for a path that did not exit. */
+  exit: number | null;
   files: string[];
 }
 
@@ -166,12 +169,14 @@ function readTests(out: string): Test[] {
     const p = join(dir, out, `${id}.${ext}`);
     return existsSync(p) ? readFileSync(p) : Buffer.alloc(0);
   };
+  const statuses = readExitStatuses(join(dir, out));
+  expect([...statuses.keys()].sort()).toEqual(ids);
   return ids.map((id) => ({
     id,
     ktest: decodeKTest(readFileSync(join(dir, out, `${id}.ktest`)), id),
     stdout: side(id, 'stdout'),
     stderr: side(id, 'stderr'),
-    exit: existsSync(join(dir, out, `${id}.exit`)) ? readFileSync(join(dir, out, `${id}.exit`), 'utf8') : null,
+    exit: statuses.get(id) ?? null,
     files: files.filter((f) => f.startsWith(`${id}.`)),
   }));
 }
@@ -240,7 +245,7 @@ describe('--libc=tsklee', () => {
     expect(native.stdout.toString()).toContain("arg[13] '--search=bfs' len 12"); // the native run saw every argument
     expect(t.stdout.toString('latin1')).toBe(native.stdout.toString('latin1'));
     expect(t.stderr.toString('latin1')).toBe(native.stderr.toString('latin1'));
-    expect(t.exit).toBe(`${native.status}\n`);
+    expect(t.exit).toBe(native.status);
   });
 
   it("lets the program's own definition of a libc function win", () => {
@@ -257,7 +262,7 @@ describe('--libc=tsklee', () => {
     const native = spawnSync(built.rand!.native);
     expect(native.stdout.toString().split(' ').length).toBeGreaterThan(40);
     expect(t!.stdout.toString()).toBe(native.stdout.toString());
-    expect(t!.exit).toBe(`${native.status}\n`);
+    expect(t!.exit).toBe(native.status);
   });
 
   it('refuses an unknown C library in one line naming the choices', () => {
@@ -280,7 +285,7 @@ describe('--posix-runtime', () => {
     expect(r.code).toBe(0);
     const tests = readTests('out-args');
     expect(tests.length).toBeGreaterThanOrEqual(6);
-    const exits = new Set<string>();
+    const exits = new Set<number>();
     for (const t of tests) {
       const names = t.ktest.objects.map((o) => o.name);
       expect(names[0]).toBe('n_args');
@@ -293,12 +298,12 @@ describe('--posix-runtime', () => {
         id: t.id,
         stdout: native.stdout.toString('latin1'),
         stderr: native.stderr.toString('latin1'),
-        exit: `${native.status}\n`,
+        exit: native.status,
       });
       exits.add(t.exit!);
     }
     // every outcome of the program was reached: no args, -n, z second, plain
-    expect([...exits].sort()).toEqual(['0\n', '1\n', '3\n', '4\n']);
+    expect([...exits].sort((a, b) => a - b)).toEqual([0, 1, 3, 4]);
   });
 
   // the k-file line prints a byte chosen by a select on file data (clang emits `select` for the
@@ -315,7 +320,7 @@ describe('--posix-runtime', () => {
       expect({ id: t.id, stdout: t.stdout.toString('latin1'), exit: t.exit }).toEqual({
         id: t.id,
         stdout: native.stdout.toString('latin1'),
-        exit: `${native.status}\n`,
+        exit: native.status,
       });
       outputs.add(t.stdout.toString('latin1'));
     }
@@ -337,6 +342,6 @@ describe('unmodelled external functions', () => {
     expect(failed[0]!.exit).toBeNull();
     const ok = tests.find((t) => t !== failed[0])!;
     expect(ok.stdout.toString()).toBe('small\n');
-    expect(ok.exit).toBe('7\n');
+    expect(ok.exit).toBe(7);
   });
 });

@@ -24,6 +24,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { decodeKTest, type KTest } from '../../src/output/ktest.js';
+import { readExitStatuses } from '../../src/output/exit-status.js';
 
 // ---- locations ---------------------------------------------------------------------------
 
@@ -376,7 +377,9 @@ export interface TskleeTest {
   errText?: string;
   /** testN.early exists (the state ended early: timeout, memory cap, halt). */
   early?: boolean;
-  /** From testN.exit: the exit status (0..255) of a path that exited, as a shell sees it. */
+  /** The test has its line in exit-status.txt (every .ktest must). */
+  exitLine?: boolean;
+  /** From exit-status.txt: the exit status (0..255) of a path that exited, as a shell sees it. */
   exitStatus?: number;
 }
 
@@ -394,7 +397,7 @@ export interface TskleeRun {
   command: string;
 }
 
-/** Reads an output directory: the tests (.ktest, .err, .early) and the info totals. */
+/** Reads an output directory: the tests (.ktest, .err, .early, exit-status.txt) and the info totals. */
 export function parseOutputDir(dir: string): { tests: TskleeTest[]; info: InfoTotals | null; infoText: string } {
   const byId = new Map<number, TskleeTest>();
   const entry = (id: number): TskleeTest => {
@@ -418,8 +421,13 @@ export function parseOutputDir(dir: string): { tests: TskleeTest[]; info: InfoTo
       t.errText = readFileSync(full, 'utf8');
     } else if (suffix === 'early') {
       t.early = true;
-    } else if (suffix === 'exit') {
-      t.exitStatus = Number(readFileSync(full, 'utf8').trim());
+    }
+  }
+  if (files.length > 0) {
+    for (const [stem, status] of readExitStatuses(dir)) {
+      const t = entry(Number(stem.slice('test'.length)));
+      t.exitLine = true;
+      if (status !== null) t.exitStatus = status;
     }
   }
   const infoPath = join(dir, 'info');

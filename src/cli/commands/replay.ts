@@ -8,7 +8,7 @@
  * klee-replay) and compares its exit status and stdout with what `tsklee run` recorded beside
  * the test (src/replay/recorded.ts); exit 1 on any difference.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
@@ -17,7 +17,7 @@ import { readTests, type TestInput } from '../../replay/tests.js';
 import { replayConcrete } from '../../replay/concrete.js';
 import { nativeInputs, PosixInputsError } from '../../replay/posix-inputs.js';
 import { runNative } from '../../replay/native.js';
-import { readRecorded } from '../../replay/recorded.js';
+import { RecordedDir } from '../../replay/recorded.js';
 import { compareRun, type Verdict } from '../../replay/compare.js';
 import { LIBC_CHOICES, loadProgram, RuntimeSetupError, type LibcChoice } from '../../engine/prepare/runtime.js';
 import type { GlobalArgs } from '../context.js';
@@ -34,18 +34,18 @@ interface ReplayArgs extends GlobalArgs {
   entryPoint?: string;
 }
 
-/** Every recorded outcome needs the directory listing (for .err files): list each directory once. */
-function directoryNames(tests: readonly TestInput[]): Map<string, string[]> {
-  const m = new Map<string, string[]>();
+/** Every recorded outcome needs its directory's listing and exit-status.txt: read each directory once. */
+function recordedDirs(tests: readonly TestInput[]): Map<string, RecordedDir> {
+  const m = new Map<string, RecordedDir>();
   for (const t of tests) {
     const d = dirname(t.path);
-    if (!m.has(d)) m.set(d, readdirSync(d));
+    if (!m.has(d)) m.set(d, new RecordedDir(d));
   }
   return m;
 }
 
 async function replayNative(binary: string, tests: TestInput[], timeoutMs: number): Promise<void> {
-  const listings = directoryNames(tests);
+  const recorded = recordedDirs(tests);
   const counts: Record<Verdict, number> = { match: 0, differ: 0, 'not compared': 0 };
   for (const t of tests) {
     let inputs;
@@ -56,7 +56,7 @@ async function replayNative(binary: string, tests: TestInput[], timeoutMs: numbe
       throw e;
     }
     const r = runNative(binary, inputs, { argv0: t.ktest.args[0] ?? binary, ktestPath: t.path, timeoutMs });
-    const c = compareRun(readRecorded(t.path, listings.get(dirname(t.path))), r, timeoutMs, !inputs.symStdout);
+    const c = compareRun(recorded.get(dirname(t.path))!.outcome(t.path), r, timeoutMs, !inputs.symStdout);
     counts[c.verdict]++;
     const mark = c.verdict === 'differ' ? 'DIFFERS: ' : '';
     await writeStdout(`${basename(t.path)}: ${mark}${c.text}\n`);

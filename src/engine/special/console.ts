@@ -1,8 +1,9 @@
 /**
  * The program's console: `__tsklee_write_console(fd, buf, count)` (called by the POSIX
  * model's write() on fds 1 and 2) appends to the state's stdout/stderr record, and each test
- * gets that record beside its .ktest (testNNNNNN.stdout / .stderr), plus the exit status of a
- * path that exited (testNNNNNN.exit: `status & 255` and a newline, as a shell sees it).
+ * gets that record beside its .ktest (testNNNNNN.stdout / .stderr, written only when not empty),
+ * plus the exit status of a path that exited (its line in exit-status.txt: `status & 255`, as a
+ * shell sees it; src/output/exit-status.ts).
  * Format: runtime/posix/README.md ("Contract with the engine"); `tsklee replay --native` compares them.
  *
  * Symbolic bytes are kept as expressions and evaluated under the test's own model when the
@@ -68,11 +69,12 @@ function exitStatus(v: Val, ev: Evaluator | null): number | null {
 }
 
 /**
- * The sidecar files of a test: `stdout` / `stderr` when the path wrote to them, `exit` when
- * `exited` (the path ended by returning from main or calling exit).
+ * What a test records of its path's console: `files.stdout` / `files.stderr` when the path
+ * wrote to them, and `exitStatus` when `exited` (the path ended by returning from main or
+ * calling exit) with a value.
  */
-export function consoleFiles(st: ExecutionState, ktest: KTest | null, exited: boolean): Record<string, Uint8Array | string> {
-  const files: Record<string, Uint8Array | string> = {};
+export function consoleRecord(st: ExecutionState, ktest: KTest | null, exited: boolean): { files: Record<string, Uint8Array>; exitStatus?: number } {
+  const files: Record<string, Uint8Array> = {};
   const a = assignmentOf(st, ktest);
   const ev = a !== null ? new Evaluator(a) : null;
   const chunks: ConsoleChunk[] = [];
@@ -83,9 +85,6 @@ export function consoleFiles(st: ExecutionState, ktest: KTest | null, exited: bo
     for (const c of chunks) if (c.fd === fd) for (const b of c.bytes) out.push(concreteByte(b, ev));
     if (out.length > 0) files[fd === 1 ? 'stdout' : 'stderr'] = Uint8Array.from(out);
   }
-  if (exited && st.exitValue !== undefined) {
-    const s = exitStatus(st.exitValue, ev);
-    if (s !== null) files.exit = `${s}\n`;
-  }
-  return files;
+  const s = exited && st.exitValue !== undefined ? exitStatus(st.exitValue, ev) : null;
+  return s !== null ? { files, exitStatus: s } : { files };
 }
