@@ -1,21 +1,41 @@
 /**
  * The z3 backend: answers queries synchronously through the wasm C API (DESIGN decision 2).
  *
- * How queries reach z3 (`solverMode`). KLEE makes a fresh solver per query, because z3's
- * default solver switches to its slower incremental core under push/pop. Here a fresh
- * solver also rebuilds z3's QF_AUFBV tactic on every check, which dominates small queries.
- * The default keeps one solver made from that tactic (`Z3_mk_solver_from_tactic`, so it
- * never switches cores) and runs each query in a push/pop scope: every check still solves
- * from scratch with the full preprocessing. Measured (CPU ms per query, best of 3 rounds,
- * busy 2-core machine; one translation cache throughout):
+ * How queries reach z3 (`solverMode`). Where a wasm query's time goes (strparse.c's 41
+ * backend queries without the fast layer; CPU ms): translating Exprs to ASTs 2–4, asserting
+ * 0–10, model extraction 4–30, the check itself 95 %+. So the solver z3 runs is what
+ * matters, and no single one wins everywhere:
+ *  - z3's QF_AUFBV tactic (`Z3_mk_solver_from_tactic`: bit-blasting + SAT, re-run from
+ *    scratch on every check) is best on multiplication-heavy bit-vector queries but pays
+ *    ~4 ms of set-up on every check and is 10x slower on 32-bit division;
+ *  - the solver for logic QF_AUFBV (`Z3_mk_solver_for_logic`; under push/pop it is z3's
+ *    incremental SMT core configured for that logic) is ~2x cheaper on typical queries;
+ *    z3's plain incremental core (`Z3_mk_simple_solver`, no logic) is slower than both.
+ * The default ('hybrid') asks the logic solver first under a deterministic resource budget
+ * (z3's `rlimit`, no timer thread; the same query always takes the same route), and gives
+ * queries that exhaust it to the tactic solver. Measured (CPU ms per workload, median of 3
+ * interleaved rounds, 2-core machine at load ~10, one translation cache throughout):
  *
- *   workload                                  tactic  incremental  fresh
- *   trivial (x < 10 ⊢ x < 11)                  1.9      1.2         6.0
- *   34 constraints + 100-byte model            6.4      9.9        10.6
- *   symbolic-index reads through 10 writes    36       59          89
- *   256-byte constant table lookup             8.5      9.8        15
- *   8-digit number parse (bit-vector heavy)  138      602         162
- *   32-bit div/rem                            75       51          82
+ *   workload (queries)                         tactic  logic  hybrid
+ *   trivial x < k ⊢ x < k+1 (100)               492     205    246
+ *   34 constraints + 100-byte model (20)        184      98    101
+ *   symbolic-index reads through 10 writes (20) 200      77     93
+ *   256-byte constant table lookup (20)         306     827    688
+ *   8-digit number parse (5)                   2154    4703   1531
+ *   32-bit div/rem identities (10)             2929     299    303
+ *   strparse.c, no fast layer (41)             1017    1108    808
+ *   strparse.c, no fast layer/cex cache (201)  2003    1244   1981
+ *   strparse.c, also no independence (96)     2273    1875   1572
+ *   12 engine fixtures, no fast layer (112)    4026    1684   2610
+ *   all                                       15583   12118   9932
+ *
+ * (Budgets of 300 000 and 1 000 000 gave 10209 and 12795 in all.)
+ *
+ * Keeping the path condition asserted across consecutive queries (one scope per
+ * constraint, popped back to the shared prefix) was measured too: within noise overall
+ * (5358 vs 5820 ms on the recorded workloads) and 3x slower on the number parse, so every
+ * query gets its own scope. `check_assumptions` with the query as an assumption was slower
+ * still. KLEE's fresh solver per query ('fresh') pays z3's solver set-up on every check.
  *
  * Translations are cached in one context across queries (Z3Builder).
  *
@@ -48,16 +68,32 @@ export interface Z3SolverOptions {
   evalArrayBytes?: boolean;
   /**
    * How queries reach z3 (measurements above):
-   *  - 'tactic' (default): one solver made from z3's QF_AUFBV tactic, a push/pop scope per query;
-   *  - 'incremental': one simple solver (z3's incremental SMT core), a push/pop scope per query;
+   *  - 'hybrid' (default): the logic solver within `budget`, then the tactic solver;
+   *  - 'logic': one solver for logic QF_AUFBV (z3's incremental SMT core), a push/pop scope per query;
+   *  - 'tactic': one solver made from z3's QF_AUFBV tactic, a push/pop scope per query;
    *  - 'fresh': a new default solver per query, as KLEE does.
    */
   solverMode?: SolverMode;
-  /** Queries before the shared solver object is replaced (bounds state z3 keeps across scopes). Default 2000. */
+  /** 'hybrid': z3 resource units (`rlimit`) the logic solver may spend on a check before the tactic solver takes it. Default 100 000 (~30–100 ms). */
+  budget?: number;
+  /** Queries before a shared solver object is replaced (bounds state z3 keeps across scopes). Default 2000. */
   recycleAfter?: number;
 }
 
-export type SolverMode = 'tactic' | 'incremental' | 'fresh';
+export type SolverMode = 'hybrid' | 'logic' | 'tactic' | 'fresh';
+
+/** The solvers a session may hold: 'budgeted' is the logic solver under the hybrid budget. */
+type SolverKind = 'budgeted' | 'logic' | 'tactic' | 'fresh';
+
+const DEFAULT_BUDGET = 100_000;
+
+/** The shared solvers each mode uses. */
+const SHARED_SOLVERS: Record<SolverMode, readonly Exclude<SolverKind, 'fresh'>[]> = {
+  hybrid: ['budgeted', 'tactic'],
+  logic: ['logic'],
+  tactic: ['tactic'],
+  fresh: [],
+};
 
 /** The backend counters, and z3-specific ones. */
 export interface Z3Counters extends BackendCounters {
@@ -65,6 +101,8 @@ export interface Z3Counters extends BackendCounters {
   instances: number;
   /** Arrays whose model had an unexpected shape and was read byte by byte. */
   slowArrayReads: number;
+  /** 'hybrid': checks the logic solver left to the tactic solver (budget exhausted, or unknown). */
+  fallbacks: number;
 }
 
 /** Everything tied to one wasm instance. */
@@ -74,12 +112,20 @@ interface Session {
   builder: Z3Builder;
   /** Cancels a check that overruns the time limit; null without a limit. */
   watchdog: Z3Watchdog | null;
-  /** The QF_AUFBV tactic ('tactic' mode), or 0. */
+  /** The QF_AUFBV tactic, made on first use (0 before). */
   tactic: number;
-  /** The shared solver (0 in 'fresh' mode or before first use) and the queries it has seen. */
-  solver: number;
-  solverUses: number;
+  /** The shared solvers made so far, with the queries each has seen. */
+  solvers: Map<SolverKind, { solver: number; uses: number }>;
 }
+
+/** A check's outcome: 1 sat, -1 unsat, 0 unknown (with z3's reason, read before its scope is popped). */
+interface CheckResult {
+  r: number;
+  reason: string;
+}
+
+/** Z3_error_code of an allocation failure. */
+const Z3_MEMOUT_FAIL = 7;
 
 // z3's Z3_decl_kind values used to walk array models
 const OP_STORE = 768;
@@ -93,7 +139,7 @@ export class Z3Solver implements Solver {
   private timeMs = 0;
   /** Whether the watchdog canceled the last check (its unknown is then a timeout, whatever z3 calls it). */
   private lastCheckCanceled = false;
-  readonly counters: Z3Counters = { checks: 0, sat: 0, unsat: 0, timeouts: 0, unknowns: 0, crashes: 0, instances: 0, slowArrayReads: 0 };
+  readonly counters: Z3Counters = { checks: 0, sat: 0, unsat: 0, timeouts: 0, unknowns: 0, crashes: 0, instances: 0, slowArrayReads: 0, fallbacks: 0 };
 
   /** A solver over the process's z3 module, compiled now off the main thread. */
   static async create(opts: Z3SolverOptions = {}): Promise<Z3Solver> {
@@ -107,7 +153,7 @@ export class Z3Solver implements Solver {
     private readonly opts: Z3SolverOptions = {},
     private handle?: Z3Handle,
   ) {
-    this.mode = opts.solverMode ?? 'tactic';
+    this.mode = opts.solverMode ?? 'hybrid';
   }
 
   computeTruth(q: Query): boolean {
@@ -185,17 +231,13 @@ export class Z3Solver implements Solver {
         if (flags === null) throw new Error('z3: cannot locate the context cancel flags (unexpected z3-solver build): solver time limits are unavailable');
         watchdog = new Z3Watchdog(inst.heap32, flags);
       }
-      let tactic = 0;
-      if (this.mode === 'tactic') {
-        const name = inst.allocString('qfaufbv');
-        tactic = z.Z3_mk_tactic(ctx, name);
-        inst.free(name);
-        if (tactic === 0) throw new Error('z3: no qfaufbv tactic in this build');
-        z.Z3_tactic_inc_ref(ctx, tactic);
-      }
       const builder = new Z3Builder(inst, ctx, { cacheLimit: this.opts.cacheLimit });
+      const session: Session = { inst, ctx, builder, watchdog, tactic: 0, solvers: new Map() };
+      // made now, while z3 is sure to have memory: a fallback made after the first solver
+      // ran z3 out of memory could not be made at all
+      for (const kind of SHARED_SOLVERS[this.mode]) session.solvers.set(kind, { solver: this.makeShared(session, kind), uses: 0 });
       this.counters.instances++;
-      return (this.current = { inst, ctx, builder, watchdog, tactic, solver: 0, solverUses: 0 });
+      return (this.current = session);
     } catch (e) {
       watchdog?.stop();
       inst.kill();
@@ -235,7 +277,8 @@ export class Z3Solver implements Solver {
 
   /**
    * Is constraints ∧ goal (¬goal if `negate`) satisfiable? On sat, `onModel` sees the model.
-   * Throws SolverFailure on unknown.
+   * Throws SolverFailure on unknown. The time limit covers the whole question (both
+   * solvers in 'hybrid' mode).
    */
   private sat(
     s: Session,
@@ -244,9 +287,34 @@ export class Z3Solver implements Solver {
     negate: boolean,
     onModel: ((model: number) => void) | null,
   ): boolean {
+    const deadline = performance.now() + (this.opts.timeoutMs ?? 0);
+    const first: SolverKind = this.mode === 'hybrid' ? 'budgeted' : this.mode;
+    let res = this.attempt(s, first, constraints, goal, negate, onModel, deadline);
+    if (res.r === 0 && first === 'budgeted' && this.unknownKind(res.reason, first) === SolverFailureKind.Unknown) {
+      // z3 says 'canceled' both for a spent budget and for its own memory limit; in the
+      // latter case the tactic solver fails too (its reason is then just 'unknown')
+      const memorySuspect = res.reason === 'canceled' && this.opts.memoryLimitMB !== undefined;
+      this.counters.fallbacks++;
+      res = this.attempt(s, 'tactic', constraints, goal, negate, onModel, deadline);
+      if (res.r === 0 && memorySuspect && this.unknownKind(res.reason, 'tactic') === SolverFailureKind.Unknown) res.reason = `memory limit (${res.reason})`;
+    }
+    if (res.r === 0) throw this.unknown(s, res.reason);
+    return res.r === 1;
+  }
+
+  /** One check on one of the session's solvers, in a scope of its own. */
+  private attempt(
+    s: Session,
+    kind: SolverKind,
+    constraints: readonly Expr[],
+    goal: Expr | null,
+    negate: boolean,
+    onModel: ((model: number) => void) | null,
+    deadline: number,
+  ): CheckResult {
     const { inst, ctx, builder } = s;
     const z = inst.z;
-    const solver = this.acquire(s);
+    const solver = this.acquire(s, kind);
     try {
       for (const c of constraints) z.Z3_solver_assert(ctx, solver, builder.bool(c));
       if (goal !== null) {
@@ -254,12 +322,12 @@ export class Z3Solver implements Solver {
         z.Z3_solver_assert(ctx, solver, negate ? z.Z3_mk_not(ctx, g) : g);
       }
       this.counters.checks++;
-      const r = this.check(s, solver);
+      const r = this.check(s, solver, deadline);
       if (r === -1) {
         this.counters.unsat++;
-        return false;
+        return { r, reason: '' };
       }
-      if (r !== 1) throw this.unknown(s, solver);
+      if (r !== 1) return { r: 0, reason: inst.string(z.Z3_solver_get_reason_unknown(ctx, solver)) };
       this.counters.sat++;
       if (onModel !== null) {
         const model = z.Z3_solver_get_model(ctx, solver);
@@ -270,20 +338,21 @@ export class Z3Solver implements Solver {
           if (!inst.dead) z.Z3_model_dec_ref(ctx, model);
         }
       }
-      return true;
+      return { r, reason: '' };
     } catch (e) {
       if (wasmFailureKind(e) !== null) inst.dead = true; // never call into it again
       throw e;
     } finally {
-      if (!inst.dead) this.release(s, solver);
+      if (!inst.dead) this.release(s, kind, solver);
     }
   }
 
   /** Z3_solver_check under the time limit: 1 sat, -1 unsat, 0 unknown (a timeout among others). */
-  private check(s: Session, solver: number): number {
+  private check(s: Session, solver: number, deadline: number): number {
     const dog = s.watchdog;
+    this.lastCheckCanceled = false;
     if (dog === null) return s.inst.z.Z3_solver_check(s.ctx, solver);
-    dog.arm(this.opts.timeoutMs!);
+    dog.arm(Math.max(1, deadline - performance.now()));
     try {
       return s.inst.z.Z3_solver_check(s.ctx, solver);
     } finally {
@@ -291,55 +360,107 @@ export class Z3Solver implements Solver {
     }
   }
 
-  /** A solver for one check: a fresh one, or the shared one inside a new scope. */
-  private acquire(s: Session): number {
+  /** A solver for one check: a fresh one, or a shared one inside a new scope. */
+  private acquire(s: Session, kind: SolverKind): number {
     const z = s.inst.z;
-    if (this.mode !== 'fresh' && s.solver !== 0) {
-      z.Z3_solver_push(s.ctx, s.solver);
-      return s.solver;
+    if (kind === 'fresh') {
+      const solver = z.Z3_mk_solver(s.ctx);
+      z.Z3_solver_inc_ref(s.ctx, solver);
+      return solver;
     }
-    const solver =
-      this.mode === 'incremental'
-        ? z.Z3_mk_simple_solver(s.ctx)
-        : this.mode === 'tactic'
-          ? z.Z3_mk_solver_from_tactic(s.ctx, s.tactic)
-          : z.Z3_mk_solver(s.ctx);
-    z.Z3_solver_inc_ref(s.ctx, solver);
-    if (this.mode === 'fresh') return solver;
-    s.solver = solver;
-    s.solverUses = 0;
-    z.Z3_solver_push(s.ctx, solver);
+    let slot = s.solvers.get(kind);
+    if (slot === undefined) {
+      slot = { solver: this.makeShared(s, kind), uses: 0 };
+      s.solvers.set(kind, slot);
+    }
+    z.Z3_solver_push(s.ctx, slot.solver);
+    return slot.solver;
+  }
+
+  private makeShared(s: Session, kind: Exclude<SolverKind, 'fresh'>): number {
+    const { inst, ctx } = s;
+    const z = inst.z;
+    let solver: number;
+    if (kind === 'tactic') {
+      if (s.tactic === 0) {
+        const name = inst.allocString('qfaufbv');
+        s.tactic = z.Z3_mk_tactic(ctx, name);
+        inst.free(name);
+        if (s.tactic === 0) throw this.creationFailure(s, 'the qfaufbv tactic');
+        z.Z3_tactic_inc_ref(ctx, s.tactic);
+      }
+      solver = z.Z3_mk_solver_from_tactic(ctx, s.tactic);
+    } else {
+      const logic = inst.allocString('QF_AUFBV');
+      solver = z.Z3_mk_solver_for_logic(ctx, z.Z3_mk_string_symbol(ctx, logic));
+      inst.free(logic);
+    }
+    if (solver === 0) throw this.creationFailure(s, `a ${kind} solver`);
+    z.Z3_solver_inc_ref(ctx, solver);
+    if (kind === 'budgeted') {
+      // z3 counts rlimit from where each check starts, on the calling thread
+      const params = z.Z3_mk_params(ctx);
+      z.Z3_params_inc_ref(ctx, params);
+      const key = inst.allocString('rlimit');
+      z.Z3_params_set_uint(ctx, params, z.Z3_mk_string_symbol(ctx, key), this.opts.budget ?? DEFAULT_BUDGET);
+      inst.free(key);
+      z.Z3_solver_set_params(ctx, solver, params);
+      z.Z3_params_dec_ref(ctx, params);
+    }
     return solver;
   }
 
-  private release(s: Session, solver: number): void {
+  /** z3 refused to make something: out of memory (the instance is then dropped), or a bug. */
+  private creationFailure(s: Session, what: string): Error {
     const z = s.inst.z;
-    if (this.mode === 'fresh') {
+    const code = z.Z3_get_error_code(s.ctx);
+    const message = s.inst.string(z.Z3_get_error_msg(s.ctx, code));
+    if (code !== Z3_MEMOUT_FAIL && !/memory/i.test(message)) return new Error(`z3: cannot make ${what}: ${message}`);
+    s.inst.dead = true;
+    this.discard(s);
+    this.counters.crashes++;
+    return new SolverFailure(SolverFailureKind.OutOfMemory, `z3: ${message} (making ${what})`);
+  }
+
+  private release(s: Session, kind: SolverKind, solver: number): void {
+    const z = s.inst.z;
+    if (kind === 'fresh') {
       z.Z3_solver_dec_ref(s.ctx, solver);
       return;
     }
     z.Z3_solver_pop(s.ctx, solver, 1);
-    if (++s.solverUses >= (this.opts.recycleAfter ?? 2000)) {
+    const slot = s.solvers.get(kind)!;
+    if (++slot.uses >= (this.opts.recycleAfter ?? 2000)) {
       z.Z3_solver_dec_ref(s.ctx, solver);
-      s.solver = 0;
+      s.solvers.delete(kind);
     }
   }
 
-  private unknown(s: Session, solver: number): SolverFailure {
-    const reason = s.inst.string(s.inst.z.Z3_solver_get_reason_unknown(s.ctx, solver));
-    if (this.lastCheckCanceled || reason === 'timeout' || reason === 'canceled') {
-      this.counters.timeouts++;
-      return new SolverFailure(SolverFailureKind.Timeout, `z3 timeout after ${this.opts.timeoutMs ?? 0} ms`);
+  /**
+   * What an unknown answer of a `kind` solver means. A check the watchdog did not cancel is
+   * 'canceled' by z3's own memory limit, or by the budget of the 'budgeted' solver.
+   */
+  private unknownKind(reason: string, kind: SolverKind): SolverFailureKind {
+    if (this.lastCheckCanceled || reason === 'timeout') return SolverFailureKind.Timeout;
+    if (/memory/i.test(reason) || (reason === 'canceled' && kind !== 'budgeted')) return SolverFailureKind.OutOfMemory;
+    return SolverFailureKind.Unknown;
+  }
+
+  private unknown(s: Session, reason: string): SolverFailure {
+    switch (this.unknownKind(reason, 'tactic')) {
+      case SolverFailureKind.Timeout:
+        this.counters.timeouts++;
+        return new SolverFailure(SolverFailureKind.Timeout, `z3 timeout after ${this.opts.timeoutMs ?? 0} ms`);
+      case SolverFailureKind.OutOfMemory:
+        // z3's out-of-memory state is global to the instance: start afresh
+        s.inst.dead = true;
+        this.discard(s);
+        this.counters.crashes++;
+        return new SolverFailure(SolverFailureKind.OutOfMemory, `z3: out of memory (${reason})`);
+      default:
+        this.counters.unknowns++;
+        return new SolverFailure(SolverFailureKind.Unknown, `z3 unknown: ${reason}`);
     }
-    if (/memory/i.test(reason)) {
-      // z3's out-of-memory state is global to the instance: start afresh
-      s.inst.dead = true;
-      this.discard(s);
-      this.counters.crashes++;
-      return new SolverFailure(SolverFailureKind.OutOfMemory, `z3: ${reason}`);
-    }
-    this.counters.unknowns++;
-    return new SolverFailure(SolverFailureKind.Unknown, `z3 unknown: ${reason}`);
   }
 
   /** The value of e in the model, completed where the model is silent. */

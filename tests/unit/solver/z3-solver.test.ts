@@ -213,12 +213,14 @@ describe('solver modes and cache bounds give the same answers', () => {
     return out;
   }
 
-  test('tactic (default), incremental and fresh solvers; a tiny cache; frequent recycling', async () => {
+  test('hybrid (default), logic, tactic and fresh solvers; the hybrid fallback; a tiny cache; frequent recycling', async () => {
     const expected = battery(solver);
     expect(expected.filter((x) => x === Validity.Unknown).length).toBeGreaterThan(0);
     const configs = [
-      { solverMode: 'incremental' as const },
+      { solverMode: 'logic' as const },
+      { solverMode: 'tactic' as const },
       { solverMode: 'fresh' as const },
+      { budget: 1 }, // every check exhausts the logic solver's budget: the tactic solver answers
       { cacheLimit: 5 },
       { recycleAfter: 2 },
     ];
@@ -227,6 +229,7 @@ describe('solver modes and cache bounds give the same answers', () => {
       try {
         expect(battery(s)).toEqual(expected);
         expect(s.counters.instances).toBe(1);
+        if (opts.budget !== undefined) expect(s.counters.fallbacks).toBeGreaterThan(0);
       } finally {
         s.dispose();
       }
