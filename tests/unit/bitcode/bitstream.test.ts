@@ -1,18 +1,7 @@
 import { BitReader } from '../../../src/bitcode/bitstream.js';
 import { BitcodeError } from '../../../src/bitcode/errors.js';
 import { BitWriter } from '../../support/bitwriter.js';
-
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng as rng } from '../../support/prng.js';
 
 function expectBitcodeError(fn: () => unknown, msg?: RegExp): BitcodeError {
   try {

@@ -8,17 +8,7 @@ import { BitcodeError } from '../../../src/bitcode/errors.js';
 import { CONFIGS, PROGRAMS, clang, compileToBitcode, haveCommand, makeTmpDir, removeDir, run } from './toolchain.js';
 import fs from 'node:fs';
 import path from 'node:path';
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng as rng } from '../../support/prng.js';
 
 type Mutator = (src: Uint8Array, rand: () => number) => Uint8Array;
 

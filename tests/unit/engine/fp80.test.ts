@@ -42,20 +42,9 @@ import {
 import { f80FpClass, f80Frexp, f80Ldexp, f80MinMax, f80Modf, f80RoundIntegral, IntegralMode } from '../../../src/engine/fp80-math.js';
 import { fcmp } from '../../../src/engine/scalar.js';
 import { Predicate } from '../../../src/ir/opcodes.js';
+import { prng } from '../../support/prng.js';
 
 const ORACLE_SRC = join(fileURLToPath(new URL('.', import.meta.url)), 'fp80-oracle.c');
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rand = prng(0x80f80);
 const bits = (n: number): bigint => {

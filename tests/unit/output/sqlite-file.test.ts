@@ -10,24 +10,13 @@ import { join } from 'node:path';
 import { SqliteTableFile, type SqliteColumn } from '../../../src/output/sqlite-file.js';
 import { encodeRecord, type SqliteValue } from '../../../src/output/sqlite-record.js';
 import { loadSqlJs, readRunStats, RunStatsWriter, RUN_STATS_COLUMNS } from '../../../src/output/run-stats.js';
+import { prng } from '../../support/prng.js';
 
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'tsklee-sqlite-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Deterministic PRNG (mulberry32) in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A random value of every kind the writer takes: each integer width, int64 edges and beyond, reals, NaN, NULL. */
 function randomValue(rand: () => number): SqliteValue {

@@ -1,0 +1,14 @@
+/**
+ * The tests' deterministic pseudo-random source (mulberry32): a seed gives the same sequence
+ * of floats in [0, 1) on every run, so a failing random case can be reproduced.
+ */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
