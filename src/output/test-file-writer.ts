@@ -5,8 +5,8 @@
  * and on this machine's ext4 up to ~1 ms of kernel time (perf: ext4's inode allocator
  * skipping recently deleted inodes, so it grows with the files test suites delete), so a
  * fork-heavy run was bound by file creation. The first SYNC_JOBS tests are written directly
- * (a short run never pays for a thread); after that a worker thread takes the jobs, in
- * order, and the interpreter goes on: the two overlap.
+ * (a short run never pays for a thread); after that a worker thread starts, and once it
+ * listens it takes every job, in order, and the interpreter goes on: the two overlap.
  *
  * A job is a test's files, created exclusively in the order given, then one line appended to
  * exit-status.txt (see exit-status.ts), so a line always names a test whose files are all on
@@ -48,13 +48,14 @@ const STALL_MS = 60_000;
 
 /**
  * Shared words: jobs done; the length of the error message (0: none); the number of jobs done
- * the main thread waits for (the worker wakes it only then, not after every job); then the
- * error message.
+ * the main thread waits for (the worker wakes it only then, not after every job); 1 once the
+ * worker listens for jobs; then the error message.
  */
 const DONE = 0;
 const ERROR_LEN = 1;
 const WAKE_AT = 2;
-const ERROR_OFFSET = 12;
+const READY = 3;
+const ERROR_OFFSET = 16;
 const ERROR_MAX = 1024;
 
 /**
@@ -64,7 +65,7 @@ const ERROR_MAX = 1024;
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
-const words = new Int32Array(workerData.shared, 0, 3);
+const words = new Int32Array(workerData.shared, 0, 4);
 const errorBytes = new Uint8Array(workerData.shared, ${ERROR_OFFSET});
 function writeAll(fd, b) {
   let off = 0;
@@ -94,6 +95,7 @@ parentPort.on('message', (batch) => {
     if (done >= Atomics.load(words, ${WAKE_AT}) || Atomics.load(words, ${ERROR_LEN}) !== 0) Atomics.notify(words, ${DONE});
   }
 });
+Atomics.store(words, ${READY}, 1);
 `;
 
 /**
@@ -208,6 +210,8 @@ export class TestFileWriter {
   };
 
   private closed = false;
+  /** The worker listens for jobs: from then on every job goes to it (jobs stay in order). */
+  private ready = false;
 
   /** `linePath`: the file lines are appended to, created (it must not exist) with the first job. */
   constructor(private readonly linePath: string) {}
@@ -216,11 +220,12 @@ export class TestFileWriter {
   write(files: readonly TestFile[], line: string | null): void {
     const fd = this.openFd();
     this.throwIfFailed();
-    if (++this.jobsGiven <= SYNC_JOBS) {
+    if (++this.jobsGiven > SYNC_JOBS) this.worker ??= this.startWorker(fd);
+    // until the worker runs (starting a thread takes tens of ms), writing here beats waiting
+    if (!this.workerReady()) {
       writeJob(files, line, fd);
       return;
     }
-    this.worker ??= this.startWorker(fd);
     this.releaseFinished();
     // full: wait until half the queue is written (one wake-up, not one per job), or all of it for bytes
     while (!this.failed() && (this.jobsQueued - this.jobsDone() >= MAX_PENDING_JOBS || this.pendingBytes > MAX_PENDING_BYTES)) {
@@ -273,7 +278,7 @@ export class TestFileWriter {
 
   private startWorker(lineFd: number): Worker {
     const shared = new SharedArrayBuffer(ERROR_OFFSET + ERROR_MAX);
-    this.words = new Int32Array(shared, 0, 3);
+    this.words = new Int32Array(shared, 0, 4);
     this.errorBytes = new Uint8Array(shared, ERROR_OFFSET);
     // no execArgv: the parent's (say --input-type=module) would make the CommonJS source fail
     const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { shared, lineFd } });
@@ -281,6 +286,12 @@ export class TestFileWriter {
     w.unref();
     process.on('exit', this.onExit);
     return w;
+  }
+
+  /** Whether jobs now go to the worker thread (tests use it to reach the worker's paths). */
+  workerReady(): boolean {
+    if (!this.ready && this.worker !== undefined) this.ready = Atomics.load(this.words!, READY) === 1;
+    return this.ready;
   }
 
   private jobsDone(): number {

@@ -65,7 +65,13 @@ describe('TestFileWriter', () => {
   test('an error on the worker comes back as the fs error it was, and nothing is written after it', () => {
     const w = new TestFileWriter(join(dir, EXIT_STATUS_FILE));
     writeFileSync(join(dir, 'taken'), 'x');
-    for (let i = 1; i <= 200; i++) w.write([[join(dir, `${stem(i)}.txt`), 'a']], formatExitStatusLine(stem(i), 0));
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (let i = 1; i <= 200; i++) {
+      // the first jobs are written here until the worker listens: let it start, so the error happens there
+      while (i > 100 && !w.workerReady()) Atomics.wait(pause, 0, 0, 5);
+      w.write([[join(dir, `${stem(i)}.txt`), 'a']], formatExitStatusLine(stem(i), 0));
+    }
+    expect(w.workerReady()).toBe(true);
     w.write([[join(dir, 'taken'), 'b']], null);
     w.write([[join(dir, 'after'), 'c']], formatExitStatusLine('test999999', 0));
     let err: NodeJS.ErrnoException | undefined;
