@@ -3,7 +3,7 @@
 //  - engine: `tsklee run --search=dfs` on the reference programs (DESIGN.md, "Reference
 //    numbers"; ../shared/bench or $TSKLEE_BENCH_DIR), each a child process: wall time,
 //    peak RSS, instructions/s, queries reaching the backend, solver time and per-layer hits
-//    (from run.stats), against KLEE's times;
+//    (from run.stats), against KLEE's times; output on /dev/shm unless TSKLEE_BENCH_OUT=DIR;
 //  - decode: bitcode decode and print speed on the large generated program, for every clang
 //    version and optimisation level built.
 // Usage: npm run bench [-- --repeat N] [--engine | --decode]
@@ -71,7 +71,10 @@ async function engineBench() {
     console.error(`bench: no reference programs in ${benchDir} (set TSKLEE_BENCH_DIR)`);
     return;
   }
-  const work = mkdtempSync(join(tmpdir(), 'tsklee-bench-'));
+  // tmpfs by default: on a busy ext4 disk creating a file can cost ~1 ms of kernel time
+  // (paths.c writes 4096), which measures the disk, not tsklee; TSKLEE_BENCH_OUT=DIR to choose
+  const outBase = process.env.TSKLEE_BENCH_OUT ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir());
+  const work = mkdtempSync(join(outBase, 'tsklee-bench-'));
   const reps = Math.min(repeat, 3);
   const rows = [];
   try {
@@ -109,6 +112,7 @@ async function engineBench() {
   console.log(`engine: tsklee run --search=dfs (median of ${reps}; KLEE = DESIGN.md reference; ratio = tsklee / KLEE)`);
   console.table(rows);
   console.log(`floor: \`node -e 0\` takes ${nodeFloor().toFixed(2)} s here`);
+  console.log(`output directories under ${outBase}`);
 }
 
 function nodeFloor() {
