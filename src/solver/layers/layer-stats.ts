@@ -23,6 +23,13 @@ export class LayerCounters {
     }
   }
 
+  /** Counts a query answered at once, without work worth timing (a hit); returns the answer. */
+  answered<T>(v: T): T {
+    this.queries++;
+    this.hits++;
+    return v;
+  }
+
   snapshot(): SolverStats {
     return { layer: this.layer, queries: this.queries, hits: this.hits, timeMs: this.timeMs };
   }

@@ -34,6 +34,7 @@ import { SolverFailure, SolverFailureKind, Validity, type BackendCounters, type 
 import { resolveBackend, type BackendSpec, type ExternalBackendName } from './backends.js';
 import { errorMessage, literalValue, parseSExprs, show, type SExpr } from './sexpr.js';
 import { ProcessDied, ProcessTimeout, SyncProcess } from './sync-process.js';
+import { LayerCounters } from '../layers/layer-stats.js';
 
 export type SmtLibMode = 'push-pop' | 'reset';
 
@@ -66,9 +67,7 @@ export class SmtLibSolver implements Solver {
   private checksInProcess = 0;
   /** A (push 1) scope is open (popped at the start of the next check). */
   private scopeOpen = false;
-  private queries = 0;
-  private hits = 0;
-  private timeMs = 0;
+  private readonly c: LayerCounters;
   private readonly spec: BackendSpec;
   private readonly path: string;
   private readonly timeoutMs: number;
@@ -83,6 +82,7 @@ export class SmtLibSolver implements Solver {
   constructor(opts: SmtLibSolverOptions) {
     const { spec, path } = resolveBackend(opts.backend);
     this.spec = spec;
+    this.c = new LayerCounters(spec.name);
     this.path = path;
     this.timeoutMs = opts.timeoutMs ?? 0;
     this.mode = opts.mode ?? 'push-pop';
@@ -94,23 +94,23 @@ export class SmtLibSolver implements Solver {
   }
 
   computeTruth(q: Query): boolean {
-    if (q.expr === TRUE) return this.hit(true);
-    if (q.expr === FALSE) return this.hit(false); // constraints are satisfiable by contract
-    return this.run(() => this.check([...q.constraints, builder.not(q.expr)], [], []) === null);
+    if (q.expr === TRUE) return this.c.answered(true);
+    if (q.expr === FALSE) return this.c.answered(false); // constraints are satisfiable by contract
+    return this.c.time(() => this.check([...q.constraints, builder.not(q.expr)], [], []) === null);
   }
 
   computeValidity(q: Query): Validity {
-    if (q.expr === TRUE) return this.hit(Validity.True);
-    if (q.expr === FALSE) return this.hit(Validity.False);
-    return this.run(() => {
+    if (q.expr === TRUE) return this.c.answered(Validity.True);
+    if (q.expr === FALSE) return this.c.answered(Validity.False);
+    return this.c.time(() => {
       if (this.check([...q.constraints, builder.not(q.expr)], [], []) === null) return Validity.True;
       return this.check([...q.constraints, q.expr], [], []) === null ? Validity.False : Validity.Unknown;
     });
   }
 
   computeValue(q: Query): bigint {
-    if (q.expr.kind === ExprKind.Constant) return this.hit(q.expr.value);
-    return this.run(() => {
+    if (q.expr.kind === ExprKind.Constant) return this.c.answered(q.expr.value);
+    return this.c.time(() => {
       const r = this.check(q.constraints, [], [q.expr]);
       if (r === null) throw new Error('computeValue: the constraints are unsatisfiable');
       return valueAt(r[0]!, 0, this.name);
@@ -118,8 +118,8 @@ export class SmtLibSolver implements Solver {
   }
 
   computeInitialValues(q: Query, arrays: readonly ExprArray[]): InitialValues | null {
-    if (q.expr === FALSE) return this.hit(null);
-    return this.run(() => {
+    if (q.expr === FALSE) return this.c.answered(null);
+    return this.c.time(() => {
       const r = this.check([...q.constraints, q.expr], arrays, []);
       if (r === null) return null;
       let k = 0;
@@ -134,7 +134,7 @@ export class SmtLibSolver implements Solver {
   }
 
   stats(): SolverStats[] {
-    return [{ layer: this.spec.name, queries: this.queries, hits: this.hits, timeMs: this.timeMs }];
+    return [this.c.snapshot()];
   }
 
   dispose(): void {
@@ -142,21 +142,6 @@ export class SmtLibSolver implements Solver {
     this.proc = null;
   }
 
-  private hit<T>(v: T): T {
-    this.queries++;
-    this.hits++;
-    return v;
-  }
-
-  private run<T>(f: () => T): T {
-    this.queries++;
-    const start = performance.now();
-    try {
-      return f();
-    } finally {
-      this.timeMs += performance.now() - start;
-    }
-  }
 
   /** The live process, (re)started if needed. */
   private process(): SyncProcess {

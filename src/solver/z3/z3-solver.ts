@@ -56,6 +56,7 @@ import { SolverFailure, SolverFailureKind, Validity, type BackendCounters, type 
 import { Z3Builder } from './z3-builder.js';
 import { loadZ3, loadZ3Sync, type Z3Handle, type Z3Instance } from './z3-module.js';
 import { findCancelFlags, Z3Watchdog } from './z3-watchdog.js';
+import { LayerCounters } from '../layers/layer-stats.js';
 
 export interface Z3SolverOptions {
   /** Per-query time limit of each check in milliseconds (see z3-watchdog.ts); none if 0 or absent. */
@@ -134,9 +135,7 @@ const OP_CONST_ARRAY = 770;
 export class Z3Solver implements Solver {
   private current: Session | null = null;
   private disposed = false;
-  private queries = 0;
-  private hits = 0;
-  private timeMs = 0;
+  private readonly c = new LayerCounters('z3');
   /** Whether the watchdog canceled the last check (its unknown is then a timeout, whatever z3 calls it). */
   private lastCheckCanceled = false;
   readonly counters: Z3Counters = { checks: 0, sat: 0, unsat: 0, timeouts: 0, unknowns: 0, crashes: 0, instances: 0, slowArrayReads: 0, fallbacks: 0 };
@@ -157,14 +156,14 @@ export class Z3Solver implements Solver {
   }
 
   computeTruth(q: Query): boolean {
-    if (q.expr === TRUE) return this.hit(true);
-    if (q.expr === FALSE) return this.hit(false); // constraints are satisfiable by contract
+    if (q.expr === TRUE) return this.c.answered(true);
+    if (q.expr === FALSE) return this.c.answered(false); // constraints are satisfiable by contract
     return this.run((s) => !this.sat(s, q.constraints, q.expr, true, null));
   }
 
   computeValidity(q: Query): Validity {
-    if (q.expr === TRUE) return this.hit(Validity.True);
-    if (q.expr === FALSE) return this.hit(Validity.False);
+    if (q.expr === TRUE) return this.c.answered(Validity.True);
+    if (q.expr === FALSE) return this.c.answered(Validity.False);
     return this.run((s) => {
       if (!this.sat(s, q.constraints, q.expr, true, null)) return Validity.True;
       return this.sat(s, q.constraints, q.expr, false, null) ? Validity.Unknown : Validity.False;
@@ -172,7 +171,7 @@ export class Z3Solver implements Solver {
   }
 
   computeValue(q: Query): bigint {
-    if (q.expr.kind === ExprKind.Constant) return this.hit(q.expr.value);
+    if (q.expr.kind === ExprKind.Constant) return this.c.answered(q.expr.value);
     return this.run((s) => {
       let value = 0n;
       const sat = this.sat(s, q.constraints, null, false, (m) => (value = this.evalInModel(s, m, q.expr)));
@@ -182,7 +181,7 @@ export class Z3Solver implements Solver {
   }
 
   computeInitialValues(q: Query, arrays: readonly ExprArray[]): InitialValues | null {
-    if (q.expr === FALSE) return this.hit(null);
+    if (q.expr === FALSE) return this.c.answered(null);
     return this.run((s) => {
       let values: Uint8Array[] = [];
       const goal = q.expr === TRUE ? null : q.expr;
@@ -192,7 +191,7 @@ export class Z3Solver implements Solver {
   }
 
   stats(): SolverStats[] {
-    return [{ layer: 'z3', queries: this.queries, hits: this.hits, timeMs: this.timeMs }];
+    return [this.c.snapshot()];
   }
 
   dispose(): void {
@@ -206,12 +205,6 @@ export class Z3Solver implements Solver {
   }
 
   // ---- sessions and failures ----
-
-  private hit<T>(v: T): T {
-    this.queries++;
-    this.hits++;
-    return v;
-  }
 
   private session(): Session {
     if (this.disposed) throw new Error('Z3Solver used after dispose()');
@@ -247,24 +240,22 @@ export class Z3Solver implements Solver {
 
   /** Runs one query on the live session, turning wasm failures into a SolverFailure for it. */
   private run<T>(f: (s: Session) => T): T {
-    this.queries++;
-    const start = performance.now();
-    let s: Session | null = null;
-    try {
-      s = this.session();
-      s.builder.trim();
-      return f(s);
-    } catch (e) {
-      if (e instanceof SolverFailure) throw e;
-      const kind = wasmFailureKind(e);
-      if (kind === null) throw e; // a bug on our side, not z3's: let it surface
-      if (s !== null) this.discard(s);
-      this.counters.crashes++;
-      const log = s !== null && s.inst.log.length > 0 ? ` (${s.inst.log[s.inst.log.length - 1]})` : '';
-      throw new SolverFailure(kind, `z3 ${kind}: ${(e as Error).message}${log}`.slice(0, 2000));
-    } finally {
-      this.timeMs += performance.now() - start;
-    }
+    return this.c.time(() => {
+      let s: Session | null = null;
+      try {
+        s = this.session();
+        s.builder.trim();
+        return f(s);
+      } catch (e) {
+        if (e instanceof SolverFailure) throw e;
+        const kind = wasmFailureKind(e);
+        if (kind === null) throw e; // a bug on our side, not z3's: let it surface
+        if (s !== null) this.discard(s);
+        this.counters.crashes++;
+        const log = s !== null && s.inst.log.length > 0 ? ` (${s.inst.log[s.inst.log.length - 1]})` : '';
+        throw new SolverFailure(kind, `z3 ${kind}: ${(e as Error).message}${log}`.slice(0, 2000));
+      }
+    });
   }
 
   private discard(s: Session): void {

@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { builder as b, ExprArray, UpdateList } from '../../../src/expr/index.js';
-import { SolverFailure, SolverFailureKind } from '../../../src/solver/solver.js';
+import { SolverFailureKind } from '../../../src/solver/solver.js';
 import { errorMessage, literalValue, parseSExprs } from '../../../src/solver/smtlib/sexpr.js';
 import { SmtLibSolver } from '../../../src/solver/smtlib/smtlib-solver.js';
 import { resolveBackend, SolverSetupError } from '../../../src/solver/smtlib/backends.js';
+import { failureOf } from '../../support/solver-failure.js';
 
 describe('solver replies', () => {
   it('parses z3 and cvc5 get-value replies, statuses and errors', () => {
@@ -56,16 +57,6 @@ describe('process handling (fake solvers on PATH)', () => {
   const a = new ExprArray('a', 4);
   const x = b.read(new UpdateList(a), b.constant(0, 32));
   const query = { constraints: [b.ult(x, b.constant(10, 8))], expr: b.ult(x, b.constant(11, 8)) };
-
-  function failureOf(f: () => unknown): SolverFailure {
-    try {
-      f();
-    } catch (e) {
-      if (e instanceof SolverFailure) return e;
-      throw e;
-    }
-    throw new Error('no SolverFailure thrown');
-  }
 
   it('names a missing binary in one line', () => {
     process.env['PATH'] = bin;

@@ -7,6 +7,7 @@
 import { builder as b, ExprArray, UpdateList, type Expr } from '../../../src/expr/index.js';
 import { SolverFailure, SolverFailureKind, Validity } from '../../../src/solver/index.js';
 import { Z3Solver, wasmFailureKind } from '../../../src/solver/z3/z3-solver.js';
+import { failureOf } from '../../support/solver-failure.js';
 
 const c = (v: number | bigint, w: number) => b.constant(v, w);
 const x = new ExprArray('x', 32);
@@ -49,16 +50,6 @@ function expectHealthy(s: Z3Solver): void {
   const v = word(32);
   expect(s.computeValidity({ constraints: [b.ult(v, c(10, 32))], expr: b.ult(v, c(20, 32)) })).toBe(Validity.True);
   expect(s.computeValue({ constraints: [b.eq(v, c(0xcafe, 32))], expr: b.add(v, c(1, 32)) })).toBe(0xcaffn);
-}
-
-function failureOf(f: () => unknown): SolverFailure {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof SolverFailure) return e;
-    throw e;
-  }
-  throw new Error('expected a SolverFailure');
 }
 
 test('a timeout fails its query only', async () => {
