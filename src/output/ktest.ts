@@ -80,41 +80,58 @@ function checkU32(v: number, what: string): number {
   return v;
 }
 
-/** The bytes of `t` as KLEE's kTest_toFile writes them. */
-export function encodeKTest(t: KTest): Uint8Array {
-  const args = t.args.map(encodedString);
-  const names = t.objects.map((o) => encodedString(o.name));
-  let size = 5 + 4 + 4 + 8 + 4;
-  for (const a of args) size += 4 + a.length;
-  t.objects.forEach((o, i) => (size += 4 + names[i].length + 4 + o.bytes.length));
+const MAGIC_BYTES = utf8.encode(KTEST_MAGIC);
 
-  const out = new Uint8Array(size);
-  const view = new DataView(out.buffer);
-  let pos = 0;
-  const u32 = (v: number, what: string): void => {
-    view.setUint32(pos, checkU32(v, what), false);
-    pos += 4;
-  };
-  const bytes = (b: Uint8Array): void => {
-    out.set(b, pos);
-    pos += b.length;
-  };
-  bytes(utf8.encode(KTEST_MAGIC));
-  u32(KTEST_VERSION, 'version');
-  u32(args.length, 'argument count');
-  for (const a of args) {
-    u32(a.length, 'argument length');
-    bytes(a);
+/** Writes v big-endian at out[pos] (v checked to fit in 32 bits); returns the next position. */
+function putU32(out: Uint8Array, pos: number, v: number, what: string): number {
+  checkU32(v, what);
+  out[pos] = v >>> 24;
+  out[pos + 1] = (v >>> 16) & 0xff;
+  out[pos + 2] = (v >>> 8) & 0xff;
+  out[pos + 3] = v & 0xff;
+  return pos + 4;
+}
+
+/**
+ * The bytes of `t` as KLEE's kTest_toFile writes them. Plain loops and no closures: it runs
+ * once per test, so V8 optimizes it early in a run, and a small function is optimized in a
+ * fraction of the time (the closure-and-DataView version took ~40 ms of compiler time, twice).
+ */
+export function encodeKTest(t: KTest): Uint8Array {
+  const args: Uint8Array[] = [];
+  let size = MAGIC_BYTES.length + 4 + 4 + 8 + 4;
+  for (let i = 0; i < t.args.length; i++) {
+    const a = encodedString(t.args[i]!);
+    args.push(a);
+    size += 4 + a.length;
   }
-  u32(t.symArgvs, 'symArgvs');
-  u32(t.symArgvLen, 'symArgvLen');
-  u32(t.objects.length, 'object count');
-  t.objects.forEach((o, i) => {
-    u32(names[i].length, 'object name length');
-    bytes(names[i]);
-    u32(o.bytes.length, 'object size');
-    bytes(o.bytes);
-  });
+  const names: Uint8Array[] = [];
+  for (let i = 0; i < t.objects.length; i++) {
+    const name = encodedString(t.objects[i]!.name);
+    names.push(name);
+    size += 4 + name.length + 4 + t.objects[i]!.bytes.length;
+  }
+  const out = new Uint8Array(size);
+  out.set(MAGIC_BYTES, 0);
+  let pos = putU32(out, MAGIC_BYTES.length, KTEST_VERSION, 'version');
+  pos = putU32(out, pos, args.length, 'argument count');
+  for (let i = 0; i < args.length; i++) {
+    pos = putU32(out, pos, args[i]!.length, 'argument length');
+    out.set(args[i]!, pos);
+    pos += args[i]!.length;
+  }
+  pos = putU32(out, pos, t.symArgvs, 'symArgvs');
+  pos = putU32(out, pos, t.symArgvLen, 'symArgvLen');
+  pos = putU32(out, pos, t.objects.length, 'object count');
+  for (let i = 0; i < names.length; i++) {
+    const bytes = t.objects[i]!.bytes;
+    pos = putU32(out, pos, names[i]!.length, 'object name length');
+    out.set(names[i]!, pos);
+    pos += names[i]!.length;
+    pos = putU32(out, pos, bytes.length, 'object size');
+    out.set(bytes, pos);
+    pos += bytes.length;
+  }
   return out;
 }
 

@@ -34,7 +34,7 @@
  * line, written after all its files, is then missing.
  */
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, symlinkSync, writeSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { formatInfo, type RunInfo } from './info.js';
 import { EXIT_STATUS_FILE, formatExitStatusLine } from './exit-status.js';
 import { encodeKTest, writeFileAtomic, type KTest } from './ktest.js';
@@ -122,6 +122,8 @@ export class OutputDir {
   private warningsFd: number | undefined;
   private readonly testFiles: TestFileWriter;
   private stats: RunStatsWriter | undefined;
+  /** `path` and a separator: test files' paths start with it. */
+  private readonly prefix: string;
 
   /** @internal use createOutputDir */
   constructor(
@@ -130,6 +132,7 @@ export class OutputDir {
     /** Absolute path of the klee-last link, when one was made. */
     readonly lastLink: string | undefined,
   ) {
+    this.prefix = path.endsWith(sep) ? path : path + sep;
     this.warningsFd = openSync(join(path, 'warnings.txt'), 'w');
     this.messagesFd = openSync(join(path, 'messages.txt'), 'w');
     this.testFiles = new TestFileWriter(join(path, EXIT_STATUS_FILE));
@@ -142,7 +145,8 @@ export class OutputDir {
 
   /** Path of a test's file with this suffix, e.g. testPath(7, 'ptr.err'). */
   testPath(id: number, suffix: string): string {
-    return join(this.path, `${testBaseName(id)}.${suffix}`);
+    // `path` is absolute and normalized: concatenation gives what join() would, far cheaper per test
+    return `${this.prefix}${testBaseName(id)}.${suffix}`;
   }
 
   /** Takes the next test number (1, 2, …); writeTest does this itself. */

@@ -1,8 +1,8 @@
 /**
  * Writes the files of tests, in order, off the interpreter's thread once a run has many.
  *
- * Creating a file costs more than the interpreter spends on a simple path: ~25 µs on tmpfs,
- * and on this machine's ext4 up to ~1 ms of kernel time (perf: ext4's inode allocator
+ * Creating a file costs more than the interpreter spends on a simple path: ~15–25 µs on
+ * tmpfs, and on this machine's ext4 up to ~1 ms of kernel time (perf: ext4's inode allocator
  * skipping recently deleted inodes, so it grows with the files test suites delete), so a
  * fork-heavy run was bound by file creation. The first SYNC_JOBS tests are written directly
  * (a short run never pays for a thread); after that a worker thread starts, and once it
@@ -14,18 +14,20 @@
  *  - drain() returns when every job given so far is on disk (OutputDir drains before it
  *    writes `info`, so a finished `info` means every test is there); close() drains too;
  *  - a process.exit() while jobs are queued (a second Ctrl-C) still writes them first;
- *  - at most MAX_PENDING_JOBS jobs / MAX_PENDING_BYTES bytes wait: beyond that write()
- *    blocks until the worker catches up, so a slow disk slows the run, not its memory;
+ *  - at most MAX_PENDING_JOBS jobs and the ring's bytes wait: beyond that write() blocks
+ *    until the worker catches up, so a slow disk slows the run, not its memory;
  *  - an error writing a file (disk full, …) is thrown by the write() that meets it or, once
  *    the worker writes, by the next write(), drain() or close(), as the fs error it was
  *    (code, syscall, path); the worker writes nothing after it.
- * Cheap hand-over matters as much as the thread (at first it cost the main thread as much as
- * writing the files itself): jobs go to the worker packed in batches of up to MAX_BATCH (one
- * message, one buffer), a smaller batch at the next turn of the event loop, which the
- * interpreter gives at least every 50 ms (a test found in a slow run is on disk soon after it
- * is found); and a full queue is waited on until half of it is written, one wake-up, not one
- * per job. Measured on 4096 80-byte tests on tmpfs: 35 ms of main-thread CPU, against ~75 ms
- * with a message per job and a wake-up per job.
+ *
+ * The hand-over is a ring buffer in shared memory, not messages: write() copies the paths
+ * and bytes into the ring and, every MAX_BATCH jobs or at the next turn of the event loop
+ * (which the interpreter gives at least every 50 ms), publishes them with one atomic store,
+ * waking the worker only if it sleeps. Structured-clone messages cost the interpreter's
+ * thread more than writing the files itself (measured with 4096 120-byte tests on tmpfs and
+ * 50 µs of work between them: ~165 ms of overhead with batched messages, ~90 ms writing
+ * directly, ~10 ms through the ring). The worker writes the exit-status lines of the jobs it
+ * has taken in one write after their files.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -40,117 +42,154 @@ const SYNC_JOBS = 64;
  * on a busy disk. With 1024, a run stopped by Ctrl-C took ~4 s longer to exit.
  */
 const MAX_PENDING_JOBS = 64;
-const MAX_PENDING_BYTES = 64 * 1024 * 1024;
-/** A batch is sent when it has this many jobs even if the worker is busy. */
+/** Jobs are published to the worker when this many wait, even if the event loop does not turn. */
 const MAX_BATCH = 16;
+/** The ring's size: a power of two (positions are byte counts modulo 2^32). */
+const RING_BYTES = 4 * 1024 * 1024;
+/**
+ * While jobs come, the worker looks for more every POLL_MS instead of sleeping until woken:
+ * a wake-up (a futex syscall that reaches the other CPU) cost the main thread 50–90 µs here,
+ * as much as writing the job's file itself. After IDLE_POLLS looks that find nothing it
+ * sleeps, and the next publish wakes it.
+ */
+const POLL_MS = 1;
+const IDLE_POLLS = 100;
 /** No progress for this long while waiting: the worker is gone (it cannot happen short of a crash). */
 const STALL_MS = 60_000;
 
-/**
- * Shared words: jobs done; the length of the error message (0: none); the number of jobs done
- * the main thread waits for (the worker wakes it only then, not after every job); 1 once the
- * worker listens for jobs; then the error message.
+/*
+ * Shared memory: words, the error message, the ring. PUBLISHED and CONSUMED count the ring's
+ * bytes (modulo 2^32) the main thread has handed over and the worker has finished with; DONE
+ * counts finished jobs; the worker wakes the main thread only once DONE reaches WAKE_AT, and
+ * the main thread wakes the worker only while SLEEPING is set.
  */
-const DONE = 0;
-const ERROR_LEN = 1;
-const WAKE_AT = 2;
-const READY = 3;
-const ERROR_OFFSET = 16;
+const PUBLISHED = 0;
+const CONSUMED = 1;
+const DONE = 2;
+const WAKE_AT = 3;
+const SLEEPING = 4;
+const READY = 5;
+const STOP = 6;
+const ERROR_LEN = 7;
+const WORDS = 8;
+const ERROR_OFFSET = 64;
 const ERROR_MAX = 1024;
+const RING_OFFSET = ERROR_OFFSET + ERROR_MAX;
+
+/*
+ * A job in the ring, from a 4-byte aligned position, numbers little-endian u32:
+ *   size (of the whole record, padded to 4) | file count | line length (NO_LINE: none)
+ *   per file: path length | data length
+ *   the paths' and files' bytes, in file order (path, data, path, data, …), then the line's.
+ * A record never wraps: one that does not fit before the ring's end starts at 0, after a WRAP
+ * word (or nothing, if fewer than 4 bytes were left).
+ */
+const WRAP = 0xffffffff;
+const NO_LINE = 0xffffffff;
 
 /**
  * The worker, as CommonJS source (a string, so it survives bundling and needs no file of its
- * own). It does what writeJob below does.
+ * own). It does what writeJob below does, for each job in the ring.
  */
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
+const { workerData } = require('node:worker_threads');
 const fs = require('node:fs');
-const words = new Int32Array(workerData.shared, 0, 4);
-const errorBytes = new Uint8Array(workerData.shared, ${ERROR_OFFSET});
-function writeAll(fd, b) {
-  let off = 0;
-  while (off < b.length) off += fs.writeSync(fd, b, off, b.length - off);
+const shared = workerData.shared;
+const words = new Int32Array(shared, 0, ${WORDS});
+const errorBytes = new Uint8Array(shared, ${ERROR_OFFSET}, ${ERROR_MAX});
+const RING_BYTES = workerData.ringBytes;
+const ring = Buffer.from(shared, ${RING_OFFSET}, RING_BYTES);
+const lineFd = workerData.lineFd;
+let lines = Buffer.allocUnsafe(4096);
+let linesUsed = 0;
+function writeAll(fd, b, start, end) {
+  while (start < end) start += fs.writeSync(fd, b, start, end - start);
 }
-parentPort.on('message', (batch) => {
-  const { paths, ends, fileCounts, lines, bytes } = batch;
-  let file = 0;
-  let start = 0;
-  for (let j = 0; j < lines.length; j++) {
-    const last = file + fileCounts[j];
+function u32(pos) {
+  return ring.readUInt32LE(pos);
+}
+function fail(e) {
+  const err = JSON.stringify({ message: String(e && e.message || e), code: e && e.code, syscall: e && e.syscall, path: e && e.path });
+  const msg = Buffer.from(err, 'utf8').subarray(0, ${ERROR_MAX});
+  errorBytes.set(msg);
+  Atomics.store(words, ${ERROR_LEN}, msg.length);
+}
+function flushLines() {
+  if (linesUsed > 0 && Atomics.load(words, ${ERROR_LEN}) === 0) {
+    try { writeAll(lineFd, lines, 0, linesUsed); } catch (e) { fail(e); }
+  }
+  linesUsed = 0;
+}
+/** Writes the job at ring position pos; returns its size. */
+function job(pos) {
+  const size = u32(pos);
+  const files = u32(pos + 4);
+  const lineLen = u32(pos + 8);
+  let data = pos + 12 + 8 * files;
+  if (Atomics.load(words, ${ERROR_LEN}) !== 0) return size;
+  for (let f = 0; f < files; f++) {
+    const pathLen = u32(pos + 12 + 8 * f);
+    const dataLen = u32(pos + 16 + 8 * f);
+    const path = ring.toString('utf8', data, data + pathLen);
+    data += pathLen;
+    let fd;
     try {
-      for (; file < last; start = ends[file++]) {
-        if (Atomics.load(words, ${ERROR_LEN}) !== 0) continue;
-        const fd = fs.openSync(paths[file], 'wx', 0o644);
-        try { writeAll(fd, bytes.subarray(start, ends[file])); } finally { fs.closeSync(fd); }
-      }
-      if (lines[j] !== null && Atomics.load(words, ${ERROR_LEN}) === 0) writeAll(workerData.lineFd, Buffer.from(lines[j], 'latin1'));
+      fd = fs.openSync(path, 'wx', 0o644);
+      try { writeAll(fd, ring, data, data + dataLen); } finally { fs.closeSync(fd); }
     } catch (e) {
-      for (; file < last; file++) start = ends[file];
-      const err = JSON.stringify({ message: String(e && e.message || e), code: e && e.code, syscall: e && e.syscall, path: e && e.path });
-      const msg = Buffer.from(err, 'utf8').subarray(0, ${ERROR_MAX});
-      errorBytes.set(msg);
-      Atomics.store(words, ${ERROR_LEN}, msg.length);
+      flushLines();
+      fail(e);
+      return size;
     }
-    const done = Atomics.add(words, ${DONE}, 1) + 1;
-    if (done >= Atomics.load(words, ${WAKE_AT}) || Atomics.load(words, ${ERROR_LEN}) !== 0) Atomics.notify(words, ${DONE});
+    data += dataLen;
   }
-});
-Atomics.store(words, ${READY}, 1);
-`;
-
-/**
- * Jobs packed for one message: paths and lines as strings, the bytes of every file in one
- * buffer (cloning a small Uint8Array per file made postMessage cost as much as creating the
- * file on tmpfs). `ends[i]`: where file i's bytes end (they start where file i-1's end).
- */
-class Batch {
-  readonly paths: string[] = [];
-  readonly ends: number[] = [];
-  readonly fileCounts: number[] = [];
-  readonly lines: (string | null)[] = [];
-  private bytes = new Uint8Array(4096);
-  private used = 0;
-
-  get jobs(): number {
-    return this.lines.length;
-  }
-
-  /** Adds a job; returns its size in bytes. */
-  add(files: readonly TestFile[], line: string | null): number {
-    const before = this.used;
-    for (const [path, data] of files) {
-      if (typeof data === 'string') {
-        this.reserve(data.length * 3);
-        this.used += utf8.encodeInto(data, this.bytes.subarray(this.used)).written;
-      } else {
-        this.reserve(data.byteLength);
-        this.bytes.set(data, this.used);
-        this.used += data.byteLength;
-      }
-      this.paths.push(path);
-      this.ends.push(this.used);
+  if (lineLen !== ${NO_LINE}) {
+    if (linesUsed + lineLen > lines.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(lines.length * 2, linesUsed + lineLen));
+      lines.copy(bigger, 0, 0, linesUsed);
+      lines = bigger;
     }
-    this.fileCounts.push(files.length);
-    this.lines.push(line);
-    return this.used - before;
+    ring.copy(lines, linesUsed, data, data + lineLen);
+    linesUsed += lineLen;
   }
-
-  /** The message for the worker; the batch must not be used after it. */
-  message(): { paths: string[]; ends: number[]; fileCounts: number[]; lines: (string | null)[]; bytes: Uint8Array } {
-    return { paths: this.paths, ends: this.ends, fileCounts: this.fileCounts, lines: this.lines, bytes: this.bytes.subarray(0, this.used) };
-  }
-
-  get buffer(): ArrayBuffer {
-    return this.bytes.buffer as ArrayBuffer;
-  }
-
-  private reserve(n: number): void {
-    if (this.used + n <= this.bytes.length) return;
-    const b = new Uint8Array(Math.max(this.bytes.length * 2, this.used + n));
-    b.set(this.bytes.subarray(0, this.used));
-    this.bytes = b;
-  }
+  return size;
 }
+let consumed = 0;
+let idlePolls = 0;
+Atomics.store(words, ${READY}, 1);
+for (;;) {
+  let published = Atomics.load(words, ${PUBLISHED});
+  if (published === consumed) {
+    if (Atomics.load(words, ${STOP}) !== 0) break;
+    if (idlePolls < ${IDLE_POLLS}) {
+      // while jobs come, look every POLL_MS: waking this thread costs the main thread more
+      idlePolls++;
+      Atomics.wait(words, ${PUBLISHED}, consumed, ${POLL_MS});
+      continue;
+    }
+    Atomics.store(words, ${SLEEPING}, 1);
+    // the main thread publishes, then looks at SLEEPING: one of the two sees the other's store
+    if (Atomics.load(words, ${PUBLISHED}) === consumed) Atomics.wait(words, ${PUBLISHED}, consumed, 200);
+    Atomics.store(words, ${SLEEPING}, 0);
+    continue;
+  }
+  idlePolls = 0;
+  let jobs = 0;
+  while (consumed !== published && jobs < ${MAX_PENDING_JOBS / 2}) {
+    const pos = (consumed >>> 0) % RING_BYTES;
+    if (RING_BYTES - pos < 4 || u32(pos) === ${WRAP}) {
+      consumed = (consumed + RING_BYTES - pos) | 0;
+      continue;
+    }
+    consumed = (consumed + job(pos)) | 0;
+    jobs++;
+  }
+  flushLines();
+  Atomics.store(words, ${CONSUMED}, consumed);
+  const done = Atomics.add(words, ${DONE}, jobs) + jobs;
+  if (done >= Atomics.load(words, ${WAKE_AT}) || Atomics.load(words, ${ERROR_LEN}) !== 0) Atomics.notify(words, ${DONE});
+}
+`;
 
 /** A failure writing a test's files in the worker (with its code, syscall and path), or a stalled worker. */
 export class TestFileError extends Error {
@@ -181,25 +220,149 @@ function writeJob(files: readonly TestFile[], line: string | null, lineFd: numbe
   if (line !== null) writeAll(lineFd, line);
 }
 
+/** An upper bound of the ring bytes a job takes (strings at 3 UTF-8 bytes per UTF-16 unit). */
+function jobBound(files: readonly TestFile[], line: string | null): number {
+  let n = 12 + 3 + (line === null ? 0 : line.length * 3);
+  for (const [path, data] of files) n += 8 + path.length * 3 + (typeof data === 'string' ? data.length * 3 : data.byteLength);
+  return n;
+}
+
+/** The worker thread, its shared memory, and the main thread's side of the ring. */
+class RingWorker {
+  readonly words: Int32Array;
+  readonly errorBytes: Uint8Array;
+  private readonly ring: Buffer;
+  readonly thread: Worker;
+  /** Bytes appended (published or not), modulo 2^32, as the worker counts them. */
+  private appended = 0;
+  private unpublished = 0;
+  /** Jobs appended to the ring. */
+  queued = 0;
+
+  constructor(
+    lineFd: number,
+    private readonly ringBytes: number,
+  ) {
+    const shared = new SharedArrayBuffer(RING_OFFSET + ringBytes);
+    this.words = new Int32Array(shared, 0, WORDS);
+    this.errorBytes = new Uint8Array(shared, ERROR_OFFSET, ERROR_MAX);
+    this.ring = Buffer.from(shared, RING_OFFSET, ringBytes);
+    // no execArgv: the parent's (say --input-type=module) would make the CommonJS source fail
+    this.thread = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { shared, lineFd, ringBytes } });
+    // the process may end while it waits for jobs; pending jobs are waited for explicitly
+    this.thread.unref();
+  }
+
+  get ready(): boolean {
+    return Atomics.load(this.words, READY) === 1;
+  }
+
+  get done(): number {
+    return Atomics.load(this.words, DONE);
+  }
+
+  get failed(): boolean {
+    return Atomics.load(this.words, ERROR_LEN) !== 0;
+  }
+
+  get hasUnpublished(): boolean {
+    return this.unpublished > 0;
+  }
+
+  /**
+   * Whether a job of at most `bound` bytes fits in the ring now (counting the bytes skipped to
+   * wrap). Only the worker's progress makes room.
+   */
+  fits(bound: number): boolean {
+    const used = (this.appended - Atomics.load(this.words, CONSUMED)) >>> 0;
+    const pos = (this.appended >>> 0) % this.ringBytes;
+    const skip = pos + bound > this.ringBytes ? this.ringBytes - pos : 0;
+    return used + skip + bound <= this.ringBytes;
+  }
+
+  /** Copies a job into the ring (it must fit); published later. */
+  append(files: readonly TestFile[], line: string | null): void {
+    const ring = this.ring;
+    let pos = (this.appended >>> 0) % this.ringBytes;
+    if (pos + jobBound(files, line) > this.ringBytes) {
+      if (this.ringBytes - pos >= 4) ring.writeUInt32LE(WRAP, pos);
+      this.appended = (this.appended + this.ringBytes - pos) | 0;
+      pos = 0;
+    }
+    const start = pos;
+    ring.writeUInt32LE(files.length, pos + 4);
+    let at = pos + 12 + 8 * files.length;
+    for (let f = 0; f < files.length; f++) {
+      const [path, data] = files[f]!;
+      const pathLen = ring.write(path, at, 'utf8');
+      at += pathLen;
+      let dataLen: number;
+      if (typeof data === 'string') dataLen = ring.write(data, at, 'utf8');
+      else {
+        ring.set(data, at);
+        dataLen = data.byteLength;
+      }
+      at += dataLen;
+      ring.writeUInt32LE(pathLen, pos + 12 + 8 * f);
+      ring.writeUInt32LE(dataLen, pos + 16 + 8 * f);
+    }
+    if (line === null) ring.writeUInt32LE(NO_LINE, pos + 8);
+    else {
+      const lineLen = ring.write(line, at, 'utf8');
+      ring.writeUInt32LE(lineLen, pos + 8);
+      at += lineLen;
+    }
+    const size = (at - start + 3) & ~3;
+    ring.writeUInt32LE(size, start);
+    this.appended = (this.appended + size) | 0;
+    this.queued++;
+    this.unpublished++;
+  }
+
+  /** Hands every appended job to the worker; wakes it if it sleeps. */
+  publish(): void {
+    if (this.unpublished === 0) return;
+    this.unpublished = 0;
+    Atomics.store(this.words, PUBLISHED, this.appended);
+    if (Atomics.load(this.words, SLEEPING) !== 0) Atomics.notify(this.words, PUBLISHED);
+  }
+
+  /** Blocks until the worker has done `target` jobs (at most those appended) or failed; publishes first. */
+  waitForDone(target: number): void {
+    if (target > this.queued) throw new Error(`internal: waiting for job ${target} of ${this.queued}`);
+    this.publish();
+    const words = this.words;
+    let last = Atomics.load(words, DONE);
+    let since = Date.now();
+    Atomics.store(words, WAKE_AT, target);
+    while (last < target && !this.failed) {
+      // returns at once if DONE moved since `last` was read: no wake-up is lost
+      Atomics.wait(words, DONE, last, 1000);
+      const now = Atomics.load(words, DONE);
+      if (now !== last) {
+        last = now;
+        since = Date.now();
+      } else if (Date.now() - since > STALL_MS) throw new TestFileError(`writing test files: no progress for ${STALL_MS / 1000} s`);
+    }
+  }
+
+  /** Ends the thread once it has taken every job (it is idle after a drain). */
+  stop(): void {
+    Atomics.store(this.words, STOP, 1);
+    Atomics.notify(this.words, PUBLISHED);
+    void this.thread.terminate();
+  }
+}
+
 export class TestFileWriter {
   private lineFd: number | undefined;
   private jobsGiven = 0;
-  private worker: Worker | undefined;
-  private words: Int32Array | undefined;
-  private errorBytes: Uint8Array | undefined;
-  /** Jobs given to the worker (sent or in `batch`). */
-  private jobsQueued = 0;
-  private batch = new Batch();
-  private sendScheduled = false;
-  private readonly scheduledSend = (): void => {
-    this.sendScheduled = false;
-    this.sendBatch();
+  private worker: RingWorker | undefined;
+  private publishScheduled = false;
+  private readonly scheduledPublish = (): void => {
+    this.publishScheduled = false;
+    this.worker?.publish();
   };
-  /** Sizes of the worker's jobs: job j's is sizes[j - sizesBase]; those before sizesHead are done. */
-  private sizes: number[] = [];
-  private sizesBase = 0;
-  private sizesHead = 0;
-  private pendingBytes = 0;
   /** process.exit() with jobs queued (a second Ctrl-C): write them before the process goes. */
   private readonly onExit = (): void => {
     try {
@@ -213,43 +376,59 @@ export class TestFileWriter {
   /** The worker listens for jobs: from then on every job goes to it (jobs stay in order). */
   private ready = false;
 
-  /** `linePath`: the file lines are appended to, created (it must not exist) with the first job. */
-  constructor(private readonly linePath: string) {}
+  /**
+   * `linePath`: the file lines are appended to, created (it must not exist) with the first job.
+   * `ringBytes`: the ring's size, a power of two from 64 (tests make it small to make it wrap).
+   */
+  constructor(
+    private readonly linePath: string,
+    private readonly ringBytes = RING_BYTES,
+  ) {
+    if (ringBytes < 64 || (ringBytes & (ringBytes - 1)) !== 0) throw new Error(`ring size ${ringBytes} is not a power of two >= 64`);
+  }
 
   /** Writes a job: `files` in order (the caller may reuse their buffers at once), then `line` (when not null). */
   write(files: readonly TestFile[], line: string | null): void {
     const fd = this.openFd();
     this.throwIfFailed();
-    if (++this.jobsGiven > SYNC_JOBS) this.worker ??= this.startWorker(fd);
+    if (++this.jobsGiven > SYNC_JOBS && this.worker === undefined) {
+      this.worker = new RingWorker(fd, this.ringBytes);
+      process.on('exit', this.onExit);
+    }
     // until the worker runs (starting a thread takes tens of ms), writing here beats waiting
-    if (!this.workerReady()) {
+    const w = this.workerReady() ? this.worker! : undefined;
+    if (w === undefined) {
       writeJob(files, line, fd);
       return;
     }
-    this.releaseFinished();
-    // full: wait until half the queue is written (one wake-up, not one per job), or all of it for bytes
-    while (!this.failed() && (this.jobsQueued - this.jobsDone() >= MAX_PENDING_JOBS || this.pendingBytes > MAX_PENDING_BYTES)) {
-      this.waitForDone(this.pendingBytes > MAX_PENDING_BYTES ? this.jobsQueued : this.jobsQueued - MAX_PENDING_JOBS / 2);
+    const bound = jobBound(files, line);
+    if (bound > this.ringBytes / 4) {
+      // a big job (a large symbolic file's contents): after the jobs before it, written here
+      w.waitForDone(w.queued);
+      this.throwIfFailed();
+      writeJob(files, line, fd);
+      return;
+    }
+    // full: wait until half the queue is written (one wake-up, not one per job)
+    for (;;) {
+      const done = w.done; // once: the worker moves it meanwhile
+      if (w.failed || (w.queued - done < MAX_PENDING_JOBS && w.fits(bound))) break;
+      w.waitForDone(Math.min(w.queued, Math.max(done + 1, w.queued - MAX_PENDING_JOBS / 2)));
     }
     this.throwIfFailed();
-    const size = this.batch.add(files, line);
-    this.jobsQueued++;
-    this.sizes.push(size);
-    this.pendingBytes += size;
-    if (this.batch.jobs >= MAX_BATCH) this.sendBatch();
-    else if (!this.sendScheduled) {
-      // the interpreter lets the event loop turn at least every 50 ms: the batch waits no longer
-      this.sendScheduled = true;
-      setImmediate(this.scheduledSend).unref();
+    w.append(files, line);
+    if (w.hasUnpublished && w.queued % MAX_BATCH === 0) w.publish();
+    else if (!this.publishScheduled) {
+      // the interpreter lets the event loop turn at least every 50 ms: the jobs wait no longer
+      this.publishScheduled = true;
+      setImmediate(this.scheduledPublish).unref();
     }
   }
 
   /** Returns when every job given so far is on disk; throws the first error writing one. */
   drain(): void {
-    if (this.worker !== undefined) {
-      this.sendBatch();
-      this.waitForDone(this.jobsQueued);
-    }
+    const w = this.worker;
+    if (w !== undefined) w.waitForDone(w.queued);
     this.throwIfFailed();
   }
 
@@ -262,7 +441,7 @@ export class TestFileWriter {
     } finally {
       if (this.worker !== undefined) {
         process.off('exit', this.onExit);
-        void this.worker.terminate();
+        this.worker.stop();
         this.worker = undefined;
       }
       if (this.lineFd !== undefined) closeSync(this.lineFd);
@@ -276,73 +455,23 @@ export class TestFileWriter {
     return this.lineFd;
   }
 
-  private startWorker(lineFd: number): Worker {
-    const shared = new SharedArrayBuffer(ERROR_OFFSET + ERROR_MAX);
-    this.words = new Int32Array(shared, 0, 4);
-    this.errorBytes = new Uint8Array(shared, ERROR_OFFSET);
-    // no execArgv: the parent's (say --input-type=module) would make the CommonJS source fail
-    const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { shared, lineFd } });
-    // the process may end while it is idle; pending jobs are waited for explicitly
-    w.unref();
-    process.on('exit', this.onExit);
-    return w;
+  /** Jobs given to the worker thread so far (the rest were written on the calling thread). */
+  get jobsOnWorker(): number {
+    return this.worker?.queued ?? 0;
   }
 
   /** Whether jobs now go to the worker thread (tests use it to reach the worker's paths). */
   workerReady(): boolean {
-    if (!this.ready && this.worker !== undefined) this.ready = Atomics.load(this.words!, READY) === 1;
+    if (!this.ready && this.worker !== undefined) this.ready = this.worker.ready;
     return this.ready;
-  }
-
-  private jobsDone(): number {
-    return Atomics.load(this.words!, DONE);
-  }
-
-  private sendBatch(): void {
-    if (this.batch.jobs === 0 || this.worker === undefined) return;
-    this.worker.postMessage(this.batch.message(), [this.batch.buffer]);
-    this.batch = new Batch();
-  }
-
-  /** Blocks until the worker has done `target` jobs (or failed); sends the batch first. */
-  private waitForDone(target: number): void {
-    this.sendBatch();
-    const words = this.words!;
-    let last = Atomics.load(words, DONE);
-    let since = Date.now();
-    Atomics.store(words, WAKE_AT, target);
-    while (last < target && !this.failed()) {
-      // returns at once if DONE moved since `last` was read: no wake-up is lost
-      Atomics.wait(words, DONE, last, 1000);
-      const now = Atomics.load(words, DONE);
-      if (now !== last) {
-        last = now;
-        since = Date.now();
-      } else if (Date.now() - since > STALL_MS) throw new TestFileError(`writing test files: no progress for ${STALL_MS / 1000} s`);
-    }
-    this.releaseFinished();
-  }
-
-  private failed(): boolean {
-    return this.words !== undefined && Atomics.load(this.words, ERROR_LEN) !== 0;
-  }
-
-  /** Forgets the sizes of the jobs the worker has finished. */
-  private releaseFinished(): void {
-    const done = this.jobsDone();
-    while (this.sizesBase + this.sizesHead < done) this.pendingBytes -= this.sizes[this.sizesHead++]!;
-    if (this.sizesHead >= 4096) {
-      this.sizes = this.sizes.slice(this.sizesHead);
-      this.sizesBase += this.sizesHead;
-      this.sizesHead = 0;
-    }
   }
 
   /** The worker's error, rebuilt as the fs error it was (code, syscall, path: the CLI reports those in one line). */
   private throwIfFailed(): void {
-    const n = this.failed() ? Atomics.load(this.words!, ERROR_LEN) : 0;
+    const w = this.worker;
+    const n = w !== undefined && w.failed ? Atomics.load(w.words, ERROR_LEN) : 0;
     if (n === 0) return;
-    const text = Buffer.from(this.errorBytes!.subarray(0, n)).toString('utf8');
+    const text = Buffer.from(w!.errorBytes.subarray(0, n)).toString('utf8');
     let info: { message?: string; code?: string; syscall?: string; path?: string };
     try {
       info = JSON.parse(text) as typeof info;

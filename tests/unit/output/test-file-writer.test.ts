@@ -56,6 +56,30 @@ describe('TestFileWriter', () => {
     expect(() => w.write([[join(dir, 'late'), 'x']], null)).toThrow(/closed/);
   });
 
+  test.each([1024, 8192])('a %i-byte ring: jobs wrap around it, fill it, and bigger ones are written directly, all in order', (ringBytes) => {
+    const w = new TestFileWriter(join(dir, EXIT_STATUS_FILE), ringBytes);
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    const n = 1500;
+    const size = (i: number): number => (i % 97 === 0 ? ringBytes : i % 13); // every 97th is too big for the ring
+    for (let i = 1; i <= n; i++) {
+      // let the worker start, so that most jobs go through the ring
+      while (i > 100 && !w.workerReady()) Atomics.wait(pause, 0, 0, 5);
+      const bytes = Uint8Array.from({ length: size(i) }, (_, k) => (i * 7 + k) & 0xff);
+      w.write([[join(dir, `${stem(i)}.bin`), bytes]], i % 5 === 0 ? null : formatExitStatusLine(stem(i), i & 0xff));
+    }
+    expect(w.workerReady()).toBe(true);
+    expect(w.jobsOnWorker).toBeGreaterThan(n / 2);
+    w.close();
+    const lines = readFileSync(join(dir, EXIT_STATUS_FILE), 'utf8').trimEnd().split('\n');
+    const want = [...Array(n).keys()].map((k) => k + 1).filter((i) => i % 5 !== 0);
+    expect(lines).toEqual(want.map((i) => `${stem(i)} ${i & 0xff}`));
+    for (let i = 1; i <= n; i++) expect([...readFileSync(join(dir, `${stem(i)}.bin`))]).toEqual(Array.from({ length: size(i) }, (_, k) => (i * 7 + k) & 0xff));
+  });
+
+  test('a ring size that is not a power of two is refused', () => {
+    expect(() => new TestFileWriter(join(dir, EXIT_STATUS_FILE), 1000)).toThrow(/power of two/);
+  });
+
   test('no job, no exit-status.txt', () => {
     const w = new TestFileWriter(join(dir, EXIT_STATUS_FILE));
     w.close();
