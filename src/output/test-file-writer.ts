@@ -14,20 +14,23 @@
  *  - drain() returns when every job given so far is on disk (OutputDir drains before it
  *    writes `info`, so a finished `info` means every test is there); close() drains too;
  *  - a process.exit() while jobs are queued (a second Ctrl-C) still writes them first;
- *  - at most MAX_PENDING_JOBS jobs and the ring's bytes wait: beyond that write() blocks
- *    until the worker catches up, so a slow disk slows the run, not its memory;
+ *  - at most MAX_PENDING_JOBS jobs' files wait: when the worker is that far behind, write()
+ *    creates the job's files itself, alongside the worker, and leaves it only the job's line
+ *    (appended in order, after the files); so a slow disk slows the run, not its memory, and
+ *    the interpreter's thread never idles while files wait;
  *  - an error writing a file (disk full, …) is thrown by the write() that meets it or, once
  *    the worker writes, by the next write(), drain() or close(), as the fs error it was
- *    (code, syscall, path); the worker writes nothing after it.
+ *    (code, syscall, path); the worker writes nothing after it (files of the few tests the
+ *    calling thread wrote meanwhile may exist without their exit-status.txt line).
  *
  * The hand-over is a ring buffer in shared memory, not messages: write() copies the paths
  * and bytes into the ring and, every MAX_BATCH jobs or at the next turn of the event loop
  * (which the interpreter gives at least every 50 ms), publishes them with one atomic store,
- * waking the worker only if it sleeps. Structured-clone messages cost the interpreter's
- * thread more than writing the files itself (measured with 4096 120-byte tests on tmpfs and
- * 50 µs of work between them: ~165 ms of overhead with batched messages, ~90 ms writing
- * directly, ~10 ms through the ring). The worker writes the exit-status lines of the jobs it
- * has taken in one write after their files.
+ * waking the worker only if it sleeps. Batched structured-clone messages cost the
+ * interpreter's thread as much as creating the files itself (4096 120-byte tests on tmpfs,
+ * 50 µs of work between them: ~100–165 ms of messages against ~90 ms of direct writes);
+ * copying into the ring costs it ~15–20 ms. The worker writes the exit-status lines of the
+ * jobs it has taken in one write after their files.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -207,8 +210,8 @@ function writeAll(fd: number, data: string | Uint8Array): void {
   while (off < b.length) off += writeSync(fd, b, off, b.length - off);
 }
 
-/** A job on the calling thread (as the worker does it). */
-function writeJob(files: readonly TestFile[], line: string | null, lineFd: number): void {
+/** Creates a job's files on the calling thread, in order (as the worker does). */
+function writeFiles(files: readonly TestFile[]): void {
   for (const [path, data] of files) {
     const fd = openSync(path, 'wx', 0o644);
     try {
@@ -217,6 +220,11 @@ function writeJob(files: readonly TestFile[], line: string | null, lineFd: numbe
       closeSync(fd);
     }
   }
+}
+
+/** A job on the calling thread (as the worker does it). */
+function writeJob(files: readonly TestFile[], line: string | null, lineFd: number): void {
+  writeFiles(files);
   if (line !== null) writeAll(lineFd, line);
 }
 
@@ -402,21 +410,33 @@ export class TestFileWriter {
       return;
     }
     const bound = jobBound(files, line);
-    if (bound > this.ringBytes / 4) {
-      // a big job (a large symbolic file's contents): after the jobs before it, written here
-      w.waitForDone(w.queued);
-      this.throwIfFailed();
-      writeJob(files, line, fd);
-      return;
+    let jobFiles = files;
+    let need = bound;
+    if (bound > this.ringBytes / 4 || w.queued - w.done >= MAX_PENDING_JOBS || !w.fits(bound)) {
+      // a big job (a large symbolic file's contents), or the worker is behind: create the files
+      // here, alongside it, and leave it only the line, which it appends in order (after the
+      // lines before it, and after this job's files)
+      writeFiles(files);
+      this.jobsBehind++;
+      if (line === null) return;
+      jobFiles = [];
+      need = jobBound(jobFiles, line);
+      if (need > this.ringBytes / 4) {
+        // a line too long for the ring (only a library caller makes one): after the lines before it, here
+        w.waitForDone(w.queued);
+        this.throwIfFailed();
+        writeAll(fd, line);
+        return;
+      }
     }
-    // full: wait until half the queue is written (one wake-up, not one per job)
+    // no room even for that: wait until half the ring's jobs are written (one wake-up, not one per job)
     for (;;) {
       const done = w.done; // once: the worker moves it meanwhile
-      if (w.failed || (w.queued - done < MAX_PENDING_JOBS && w.fits(bound))) break;
+      if (w.failed || w.fits(need)) break;
       w.waitForDone(Math.min(w.queued, Math.max(done + 1, w.queued - MAX_PENDING_JOBS / 2)));
     }
     this.throwIfFailed();
-    w.append(files, line);
+    w.append(jobFiles, line);
     if (w.hasUnpublished && w.queued % MAX_BATCH === 0) w.publish();
     else if (!this.publishScheduled) {
       // the interpreter lets the event loop turn at least every 50 ms: the jobs wait no longer
@@ -455,10 +475,13 @@ export class TestFileWriter {
     return this.lineFd;
   }
 
-  /** Jobs given to the worker thread so far (the rest were written on the calling thread). */
+  /** Jobs given to the worker thread so far (with their files, or only their line when it was behind). */
   get jobsOnWorker(): number {
     return this.worker?.queued ?? 0;
   }
+
+  /** Jobs whose files the calling thread created because the worker was behind (or they were big). */
+  jobsBehind = 0;
 
   /** Whether jobs now go to the worker thread (tests use it to reach the worker's paths). */
   workerReady(): boolean {

@@ -56,7 +56,7 @@ describe('TestFileWriter', () => {
     expect(() => w.write([[join(dir, 'late'), 'x']], null)).toThrow(/closed/);
   });
 
-  test.each([1024, 8192])('a %i-byte ring: jobs wrap around it, fill it, and bigger ones are written directly, all in order', (ringBytes) => {
+  test.each([1024, 8192])('a %i-byte ring: jobs wrap around it and fill it, the worker falls behind, bigger jobs are written directly: all in order', (ringBytes) => {
     const w = new TestFileWriter(join(dir, EXIT_STATUS_FILE), ringBytes);
     const pause = new Int32Array(new SharedArrayBuffer(4));
     const n = 1500;
@@ -69,11 +69,25 @@ describe('TestFileWriter', () => {
     }
     expect(w.workerReady()).toBe(true);
     expect(w.jobsOnWorker).toBeGreaterThan(n / 2);
+    expect(w.jobsBehind).toBeGreaterThan(0); // nothing between writes: the worker falls behind, files are then made here
     w.close();
     const lines = readFileSync(join(dir, EXIT_STATUS_FILE), 'utf8').trimEnd().split('\n');
     const want = [...Array(n).keys()].map((k) => k + 1).filter((i) => i % 5 !== 0);
     expect(lines).toEqual(want.map((i) => `${stem(i)} ${i & 0xff}`));
     for (let i = 1; i <= n; i++) expect([...readFileSync(join(dir, `${stem(i)}.bin`))]).toEqual(Array.from({ length: size(i) }, (_, k) => (i * 7 + k) & 0xff));
+  });
+
+  test('a line too long for the ring is appended after the lines before it', () => {
+    const w = new TestFileWriter(join(dir, EXIT_STATUS_FILE), 1024);
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    const long = `${'x'.repeat(600)}\n`;
+    for (let i = 1; i <= 300; i++) {
+      while (i > 100 && !w.workerReady()) Atomics.wait(pause, 0, 0, 5);
+      w.write([[join(dir, `${stem(i)}.t`), 'a']], i % 50 === 0 ? long : `${stem(i)}\n`);
+    }
+    w.close();
+    const want = Array.from({ length: 300 }, (_, k) => (k + 1) % 50 === 0 ? long : `${stem(k + 1)}\n`).join('');
+    expect(readFileSync(join(dir, EXIT_STATUS_FILE), 'utf8')).toBe(want);
   });
 
   test('a ring size that is not a power of two is refused', () => {
@@ -96,6 +110,7 @@ describe('TestFileWriter', () => {
       w.write([[join(dir, `${stem(i)}.txt`), 'a']], formatExitStatusLine(stem(i), 0));
     }
     expect(w.workerReady()).toBe(true);
+    w.drain(); // the worker is not behind: the next jobs go to it (a job it is far behind on is written here)
     w.write([[join(dir, 'taken'), 'b']], null);
     w.write([[join(dir, 'after'), 'c']], formatExitStatusLine('test999999', 0));
     let err: NodeJS.ErrnoException | undefined;
