@@ -159,10 +159,14 @@ export class TestWriter {
     if (ktest === null) ex.warning('unable to get symbolic solution, losing test case');
     // the console output (.stdout, .stderr) and exit status (exit-status.txt) under this test's inputs
     const record = consoleRecord(st, ktest, exited);
-    const files: Record<string, string | Uint8Array> = { ...record.files, ...(extras.files ?? {}) };
+    // `extras` is the caller's fresh object: completed here rather than copied (once per test)
+    const files: Record<string, string | Uint8Array> = record.files;
+    if (extras.files !== undefined) Object.assign(files, extras.files);
     if (ex.opts.writeSmt2s) files.smt2 = toSmtLib2(st.constraints.toArray().length > 0 ? [...st.constraints.toArray()] : [TRUE]).text;
     if (ex.opts.writeKQueries) files.kquery = st.constraints.toArray().map((c) => printKQuery(c)).join('\n') + '\n';
-    const id = this.output.writeTest(ktest, { ...extras, exitStatus: record.exitStatus, files });
+    if (record.exitStatus !== undefined) extras.exitStatus = record.exitStatus;
+    extras.files = files;
+    const id = this.output.writeTest(ktest, extras);
     this.testsNumbered = Math.max(this.testsNumbered, id);
     if (ktest !== null) this.generatedTests++;
     return id;

@@ -124,6 +124,8 @@ export class OutputDir {
   private stats: RunStatsWriter | undefined;
   /** `path` and a separator: test files' paths start with it. */
   private readonly prefix: string;
+  /** Where each test's .ktest is encoded (a fresh buffer per test cost more than encoding it). */
+  private scratch = new Uint8Array(4096);
 
   /** @internal use createOutputDir */
   constructor(
@@ -172,9 +174,13 @@ export class OutputDir {
    */
   writeTest(ktest: KTest | null, extras: WriteTestExtras = {}): number {
     const id = this.nextTestId();
+    const base = testBaseName(id);
     const files: TestFile[] = [];
     if (ktest !== null) {
-      files.push([this.testPath(id, 'ktest'), encodeKTest(ktest)]);
+      // into a buffer reused by every test: the writer has the bytes copied or written when write() returns
+      const bytes = encodeKTest(ktest, this.scratch);
+      if (bytes.buffer !== this.scratch.buffer) this.scratch = new Uint8Array(bytes.length * 2);
+      files.push([`${this.prefix}${base}.ktest`, bytes]);
       this.generated++;
     }
     if (extras.errKind !== undefined) {
@@ -183,9 +189,10 @@ export class OutputDir {
       files.push([this.checkedTestPath(id, suffix), extras.errText ?? '']);
     }
     if (extras.early !== undefined) files.push([this.testPath(id, 'early'), extras.early]);
-    for (const [suffix, data] of Object.entries(extras.files ?? {})) files.push([this.checkedTestPath(id, suffix), data]);
+    const extra = extras.files;
+    if (extra !== undefined) for (const suffix in extra) files.push([this.checkedTestPath(id, suffix), extra[suffix]!]);
     // the line goes last: a line means the whole test is on disk
-    this.testFiles.write(files, ktest !== null ? formatExitStatusLine(testBaseName(id), extras.exitStatus ?? null) : null);
+    this.testFiles.write(files, ktest !== null ? formatExitStatusLine(base, extras.exitStatus ?? null) : null);
     return id;
   }
 

@@ -75,16 +75,21 @@ function exitStatus(v: Val, ev: Evaluator | null): number | null {
  */
 export function consoleRecord(st: ExecutionState, ktest: KTest | null, exited: boolean): { files: Record<string, Uint8Array>; exitStatus?: number } {
   const files: Record<string, Uint8Array> = {};
-  const a = assignmentOf(st, ktest);
+  const v = exited ? st.exitValue : undefined;
+  // most paths print nothing and exit with a constant: no model to evaluate under then
+  const needsModel = st.console !== null || (v !== undefined && typeof v === 'object' && !Array.isArray(v));
+  const a = needsModel ? assignmentOf(st, ktest) : null;
   const ev = a !== null ? new Evaluator(a) : null;
-  const chunks: ConsoleChunk[] = [];
-  for (let c = st.console; c !== null; c = c.prev) chunks.push(c);
-  chunks.reverse();
-  for (const fd of [1, 2] as const) {
-    const out: number[] = [];
-    for (const c of chunks) if (c.fd === fd) for (const b of c.bytes) out.push(concreteByte(b, ev));
-    if (out.length > 0) files[fd === 1 ? 'stdout' : 'stderr'] = Uint8Array.from(out);
+  if (st.console !== null) {
+    const chunks: ConsoleChunk[] = [];
+    for (let c: ConsoleChunk | null = st.console; c !== null; c = c.prev) chunks.push(c);
+    chunks.reverse();
+    for (const fd of [1, 2] as const) {
+      const out: number[] = [];
+      for (const c of chunks) if (c.fd === fd) for (const b of c.bytes) out.push(concreteByte(b, ev));
+      if (out.length > 0) files[fd === 1 ? 'stdout' : 'stderr'] = Uint8Array.from(out);
+    }
   }
-  const s = exited && st.exitValue !== undefined ? exitStatus(st.exitValue, ev) : null;
+  const s = v !== undefined ? exitStatus(v, ev) : null;
   return s !== null ? { files, exitStatus: s } : { files };
 }
