@@ -113,13 +113,12 @@ export function encodeKTest(t: KTest, into?: Uint8Array): Uint8Array {
     size += 4 + name.length + 4 + t.objects[i]!.bytes.length;
   }
   const out = into !== undefined && into.length >= size ? into.subarray(0, size) : new Uint8Array(size);
-  out.set(MAGIC_BYTES, 0);
-  let pos = putU32(out, MAGIC_BYTES.length, KTEST_VERSION, 'version');
+  let pos = putBytes(out, 0, MAGIC_BYTES);
+  pos = putU32(out, pos, KTEST_VERSION, 'version');
   pos = putU32(out, pos, args.length, 'argument count');
   for (let i = 0; i < args.length; i++) {
     pos = putU32(out, pos, args[i]!.length, 'argument length');
-    out.set(args[i]!, pos);
-    pos += args[i]!.length;
+    pos = putBytes(out, pos, args[i]!);
   }
   pos = putU32(out, pos, t.symArgvs, 'symArgvs');
   pos = putU32(out, pos, t.symArgvLen, 'symArgvLen');
@@ -127,13 +126,19 @@ export function encodeKTest(t: KTest, into?: Uint8Array): Uint8Array {
   for (let i = 0; i < names.length; i++) {
     const bytes = t.objects[i]!.bytes;
     pos = putU32(out, pos, names[i]!.length, 'object name length');
-    out.set(names[i]!, pos);
-    pos += names[i]!.length;
+    pos = putBytes(out, pos, names[i]!);
     pos = putU32(out, pos, bytes.length, 'object size');
-    out.set(bytes, pos);
-    pos += bytes.length;
+    pos = putBytes(out, pos, bytes);
   }
   return out;
+}
+
+/** Copies b to out[pos]; returns the next position. A loop for the usual few bytes (set() is a call into the runtime). */
+function putBytes(out: Uint8Array, pos: number, b: Uint8Array): number {
+  const n = b.length;
+  if (n > 64) out.set(b, pos);
+  else for (let i = 0; i < n; i++) out[pos + i] = b[i]!;
+  return pos + n;
 }
 
 /** Parses a .ktest; throws KTestError (bad magic, unsupported version, truncated). */

@@ -235,6 +235,21 @@ function jobBound(files: readonly TestFile[], line: string | null): number {
   return n;
 }
 
+/**
+ * Writes s as UTF-8 at buf[at] (room for 3 bytes per UTF-16 unit assumed); returns the bytes
+ * written. ASCII (paths, exit-status lines) byte by byte: Buffer#write is a runtime call,
+ * ~1 µs each, several per test.
+ */
+function putString(buf: Buffer, at: number, s: string): number {
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) return i + buf.write(s.slice(i), at + i, 'utf8');
+    buf[at + i] = c;
+  }
+  return n;
+}
+
 /** The worker thread, its shared memory, and the main thread's side of the ring. */
 class RingWorker {
   readonly words: Int32Array;
@@ -302,13 +317,14 @@ class RingWorker {
     let at = pos + 12 + 8 * files.length;
     for (let f = 0; f < files.length; f++) {
       const [path, data] = files[f]!;
-      const pathLen = ring.write(path, at, 'utf8');
+      const pathLen = putString(ring, at, path);
       at += pathLen;
       let dataLen: number;
-      if (typeof data === 'string') dataLen = ring.write(data, at, 'utf8');
+      if (typeof data === 'string') dataLen = putString(ring, at, data);
       else {
-        ring.set(data, at);
         dataLen = data.byteLength;
+        if (dataLen > 256) ring.set(data, at);
+        else for (let i = 0; i < dataLen; i++) ring[at + i] = data[i]!; // set() is a runtime call
       }
       at += dataLen;
       ring.writeUInt32LE(pathLen, pos + 12 + 8 * f);
@@ -316,7 +332,7 @@ class RingWorker {
     }
     if (line === null) ring.writeUInt32LE(NO_LINE, pos + 8);
     else {
-      const lineLen = ring.write(line, at, 'utf8');
+      const lineLen = putString(ring, at, line);
       ring.writeUInt32LE(lineLen, pos + 8);
       at += lineLen;
     }

@@ -90,6 +90,25 @@ describe('TestFileWriter', () => {
     expect(readFileSync(join(dir, EXIT_STATUS_FILE), 'utf8')).toBe(want);
   });
 
+  test('paths, contents and lines beyond ASCII reach the disk as UTF-8 through the worker', () => {
+    const w = new TestFileWriter(join(dir, EXIT_STATUS_FILE));
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    const words = ['plain', 'grüße', '€uro', 'a😀b', 'ж'];
+    for (let i = 1; i <= 300; i++) {
+      while (i > 100 && !w.workerReady()) Atomics.wait(pause, 0, 0, 5);
+      const word = words[i % words.length]!;
+      w.write([[join(dir, `${stem(i)}-${word}.txt`), `${word}${i}`]], `${stem(i)} ${word}\n`);
+    }
+    expect(w.jobsOnWorker).toBeGreaterThan(100);
+    w.close();
+    const lines = readFileSync(join(dir, EXIT_STATUS_FILE), 'utf8').trimEnd().split('\n');
+    expect(lines).toEqual(Array.from({ length: 300 }, (_, k) => `${stem(k + 1)} ${words[(k + 1) % words.length]}`));
+    for (let i = 1; i <= 300; i++) {
+      const word = words[i % words.length]!;
+      expect(readFileSync(join(dir, `${stem(i)}-${word}.txt`), 'utf8')).toBe(`${word}${i}`);
+    }
+  });
+
   test('a ring size that is not a power of two is refused', () => {
     expect(() => new TestFileWriter(join(dir, EXIT_STATUS_FILE), 1000)).toThrow(/power of two/);
   });
