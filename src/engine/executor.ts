@@ -28,6 +28,7 @@ import { TestWriter, type RunOutput } from './test-output.js';
 import { libcExit, setEnviron } from './prepare/startup.js';
 import type { Module } from '../ir/module.js';
 import type { CallPathCounts } from './coverage.js';
+import { nowMs } from '../util/clock.js';
 
 /** Callbacks for a caller that wants to see what happens (the CLI prints these). */
 export interface ExploreEvents {
@@ -500,7 +501,7 @@ export class Executor {
   // ------------------------------------------------------------------ solver
 
   private query<T>(st: ExecutionState, f: () => T, what = 'query'): T {
-    const t0 = performance.now();
+    const t0 = nowMs();
     this.queries++;
     try {
       return f();
@@ -509,7 +510,7 @@ export class Executor {
       if (isSolverFailure(e)) throw new StateAbort(`Query timed out (${what}).`);
       throw e;
     } finally {
-      const dt = performance.now() - t0;
+      const dt = nowMs() - t0;
       st.queryCostMs += dt;
       this.solverTimeMs += dt;
     }

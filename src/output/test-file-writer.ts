@@ -33,7 +33,8 @@
  * jobs it has taken in one write after their files.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { Worker } from 'node:worker_threads';
 
 /** One file of a job: its path and contents (strings are written as UTF-8). */
 export type TestFile = readonly [path: string, data: string | Uint8Array];
@@ -270,8 +271,10 @@ class RingWorker {
     this.words = new Int32Array(shared, 0, WORDS);
     this.errorBytes = new Uint8Array(shared, ERROR_OFFSET, ERROR_MAX);
     this.ring = Buffer.from(shared, RING_OFFSET, ringBytes);
+    // loaded here: most runs write too few tests for a thread, and loading it cost start-up ~2 ms
+    const threads = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
     // no execArgv: the parent's (say --input-type=module) would make the CommonJS source fail
-    this.thread = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { shared, lineFd, ringBytes } });
+    this.thread = new threads.Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { shared, lineFd, ringBytes } });
     // the process may end while it waits for jobs; pending jobs are waited for explicitly
     this.thread.unref();
   }

@@ -4,6 +4,7 @@
  * next layer, `timeMs` the wall time spent in the layer including the layers below it.
  */
 import type { SolverStats } from '../solver.js';
+import { nowMs } from '../../util/clock.js';
 
 export class LayerCounters {
   queries = 0;
@@ -15,11 +16,11 @@ export class LayerCounters {
   /** Runs one query, counting it and its time (also when it throws). */
   time<T>(f: () => T): T {
     this.queries++;
-    const start = performance.now();
+    const start = nowMs();
     try {
       return f();
     } finally {
-      this.timeMs += performance.now() - start;
+      this.timeMs += nowMs() - start;
     }
   }
 
