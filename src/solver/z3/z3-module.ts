@@ -22,9 +22,11 @@
  * The memory of an instance is a fixed 2 GB shared buffer (the module declares it as its
  * minimum, so it cannot be lowered); pages are committed only when touched.
  */
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: in the bundle it then loads only when z3 does (~2 ms of every start-up)
+import { promises as fsPromises, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { TrampolineModule, type TrampolineLink } from './z3-trampolines.js';
+import { withZ3Flags, withZ3FlagsAsync } from './z3-v8-flags.js';
 
 // The WebAssembly global, typed here: the project's libs (ES2022, @types/node 20) omit it.
 interface WasmModule {
@@ -161,16 +163,21 @@ interface WasmTable {
 }
 
 /**
- * The function table as Emscripten's JS sees it, with `get` cached. z3-built.js is an
- * ASSERTIONS build whose C++ exceptions go through JS `invoke_*` trampolines, and each
- * trampoline asserts its table mirror against `table.get(i)`, a slow call into the engine.
- * Caching it makes a trivial query ~15–20 % cheaper (measured 1.55–1.65 → 1.25–1.4 ms CPU). The
- * cache is exact: z3's JS only changes the table through `set` and `grow`, which we see.
+ * The function table as Emscripten's JS sees it, with `get` cached, and the table the wasm
+ * exception trampolines call through (z3-trampolines.ts) kept in step with it. z3-built.js is
+ * an ASSERTIONS build whose JS `invoke_*` trampolines (still used with `jsTrampolines`)
+ * assert their table mirror against `table.get(i)`, a slow call into the engine. Caching it
+ * made a trivial query ~15–20 % cheaper with those (measured 1.55–1.65 → 1.25–1.4 ms CPU).
+ * The cache is exact: z3's JS only changes the table through `set` and `grow`, which we see.
  */
 class CachedTable implements WasmTable {
   /** Dense (filled with null up to the table's length): a sparse array would fall into V8's slow dictionary mode. */
   private readonly cache: unknown[] = [];
-  constructor(private readonly table: WasmTable) {
+  constructor(
+    private readonly table: WasmTable,
+    /** The wasm trampolines' mirror of the table (z3-trampolines.ts), kept in step. */
+    private readonly mirror: TrampolineLink | null,
+  ) {
     this.extend();
   }
   get(i: number): unknown {
@@ -180,9 +187,11 @@ class CachedTable implements WasmTable {
   set(i: number, f: unknown): void {
     this.table.set(i, f);
     this.cache[i] = this.table.get(i);
+    this.mirror?.set(i, this.cache[i]);
   }
   grow(n: number): number {
     const old = this.table.grow(n);
+    this.mirror?.grow(n);
     this.extend();
     return old;
   }
@@ -210,6 +219,8 @@ export class Z3Instance {
     readonly z: Z3Exports,
     private readonly em: EmscriptenModule,
     log: string[],
+    /** The wasm exception trampolines' link (null with Emscripten's JS ones). */
+    private readonly trampolines: TrampolineLink | null = null,
   ) {
     this.log = log;
     this.outPtr = z.malloc(16);
@@ -268,6 +279,11 @@ export class Z3Instance {
     return (this.heap32View ??= new Int32Array(this.em.HEAPU8.buffer));
   }
 
+  /** C++ exceptions z3 has thrown inside this instance, counted by the wasm trampolines (null without them). */
+  get cppExceptions(): number | null {
+    return this.trampolines?.cppExceptions ?? null;
+  }
+
   /** Worker threads z3 itself has started (Emscripten pthreads): 0 unless z3 made a thread. */
   get threads(): number {
     const p = this.em.PThread;
@@ -290,22 +306,44 @@ export class Z3Handle {
   /** Instances made so far (statistics and tests). */
   instancesCreated = 0;
 
+  /** z3's exception trampolines in wasm (z3-trampolines.ts); null: Emscripten's JS ones. */
+  private readonly trampolines: TrampolineModule | null;
+
   constructor(
     private readonly factory: Factory,
     private readonly module: WasmModule,
-  ) {}
+    opts: { jsTrampolines?: boolean } = {},
+  ) {
+    this.trampolines = opts.jsTrampolines === true ? null : TrampolineModule.forModule(module);
+  }
+
+  /** Whether instances use the wasm exception trampolines. */
+  get wasmTrampolines(): boolean {
+    return this.trampolines !== null;
+  }
+
+  /** A handle over the same compiled module, with Emscripten's JS exception trampolines (to compare against). */
+  withJsTrampolines(): Z3Handle {
+    return new Z3Handle(this.factory, this.module, { jsTrampolines: true });
+  }
 
   newInstance(): Z3Instance {
     let exports: WasmExports | undefined;
+    let link: TrampolineLink | null = null;
     const log: string[] = [];
     const module = this.module;
+    const trampolines = this.trampolines;
     const overrides: Record<string, unknown> = {
-      instantiateWasm(imports: unknown, receive: (i: WasmInstance, m: WasmModule) => void) {
-        const instance = new WebAssembly.Instance(module, imports);
+      instantiateWasm(imports: Record<string, Record<string, unknown>>, receive: (i: WasmInstance, m: WasmModule) => void) {
+        const env = { ...imports['env'] };
+        link = trampolines?.install(env) ?? null;
+        const instance = new WebAssembly.Instance(module, { ...imports, env });
         exports = instance.exports;
+        const table = instance.exports.__indirect_function_table as WasmTable;
+        link?.link(table, instance.exports);
         // Emscripten sees the exports with a caching function table (see CachedTable)
         const seen: WasmExports = { ...instance.exports };
-        seen.__indirect_function_table = new CachedTable(instance.exports.__indirect_function_table as WasmTable);
+        seen.__indirect_function_table = new CachedTable(table, link);
         receive({ exports: seen }, module);
         return seen;
       },
@@ -313,7 +351,7 @@ export class Z3Handle {
       printErr: (s: string) => pushLog(log, s),
     };
     // The factory's promise rejects if the instance later aborts; nobody awaits it.
-    this.factory(overrides).catch(() => undefined);
+    withZ3Flags(() => this.factory(overrides)).catch(() => undefined);
     const em = overrides as unknown as EmscriptenModule;
     if (exports === undefined || em.calledRun !== true) {
       throw new Error(`z3 wasm: synchronous instantiation failed${log.length > 0 ? `: ${log.join('; ')}` : ''}`);
@@ -326,7 +364,7 @@ export class Z3Handle {
       z[name] = f;
     }
     this.instancesCreated++;
-    return new Z3Instance(z as Z3Exports, em, log);
+    return new Z3Instance(z as Z3Exports, em, log, link);
   }
 }
 
@@ -344,14 +382,15 @@ let loading: Promise<Z3Handle> | undefined;
  * answered above the backend never pays for it). Measured on this machine (2 cores, load
  * ~20): compiling the 35 MB module costs the same CPU synchronously (`new WebAssembly.Module`,
  * 178–215 ms) as asynchronously (`WebAssembly.compile`, 183–196 ms), so nothing is lost by
- * doing it on the main thread at the first query.
+ * doing it on the main thread at the first query; with lazy validation (z3-v8-flags.ts) it
+ * is 17–60 ms.
  */
 export function loadZ3Sync(): Z3Handle {
   if (handle !== undefined) return handle;
   const require = createRequire(import.meta.url);
   const factory = require('z3-solver/build/z3-built.js') as Factory;
-  const module = new WebAssembly.Module(readFileSync(require.resolve('z3-solver/build/z3-built.wasm')));
-  return (handle = new Z3Handle(factory, module));
+  const bytes = readFileSync(require.resolve('z3-solver/build/z3-built.wasm'));
+  return (handle = new Z3Handle(factory, withZ3Flags(() => new WebAssembly.Module(bytes))));
 }
 
 /** The same module, compiled off the main thread (for callers that can await, e.g. to preload). */
@@ -370,6 +409,6 @@ export function loadZ3(): Promise<Z3Handle> {
 async function load(): Promise<Z3Handle> {
   const require = createRequire(import.meta.url);
   const factory = require('z3-solver/build/z3-built.js') as Factory;
-  const bytes = await readFile(require.resolve('z3-solver/build/z3-built.wasm'));
-  return new Z3Handle(factory, await WebAssembly.compile(bytes));
+  const bytes = await fsPromises.readFile(require.resolve('z3-solver/build/z3-built.wasm'));
+  return new Z3Handle(factory, await withZ3FlagsAsync(() => WebAssembly.compile(bytes)));
 }

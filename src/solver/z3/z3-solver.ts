@@ -29,7 +29,22 @@
  *   12 engine fixtures, no fast layer (112)    4026    1684   2610
  *   all                                       15583   12118   9932
  *
- * (Budgets of 300 000 and 1 000 000 gave 10209 and 12795 in all.)
+ * (Budgets of 300 000 and 1 000 000 gave 10209 and 12795 in all. Measured before the wasm
+ * exception trampolines and V8 flags of z3-trampolines.ts and z3-v8-flags.ts, which cut the
+ * time of every mode.)
+ *
+ * The C API calls themselves are cheap: strparse.c's 41 queries make 1325 calls (32 per
+ * query), and translating plus reading models is ~1 % of the backend's time. So sending
+ * each query as SMT-LIB2 text in one call would save nothing there; z3's own SMT-LIB2 front
+ * end (Z3_eval_smtlib2_string, push/pop, as z3-native is fed) was measured as a whole
+ * other route: on those queries (CPU ms, cold / warm instance) 1001 / 813–834 against
+ * hybrid's 1300–1500 / 850–920; with no cex cache (201) 2303 / 1877 against 2857 / 1457;
+ * also without independence (96) 1524 / 1395 against 2910 / 1560. Per query it is faster
+ * on some and up to 3x slower on others (these small multiplication-heavy queries are
+ * decided by the SAT search's luck); it runs the same kind of solver as 'logic' (z3's
+ * incremental core for the logic), the route that loses on the number-parse and table
+ * workloads above (the text route was not measured there), and it would pin constant
+ * arrays byte by byte; so it is not used.
  *
  * Keeping the path condition asserted across consecutive queries (one scope per
  * constraint, popped back to the shared prefix) was measured too: within noise overall

@@ -6,7 +6,8 @@
  *  - models: every backend agrees whether constraints ∧ goal is satisfiable, and each
  *    backend's model makes every constraint and the goal evaluate to true (evaluate()).
  * Each embedded solver mode is held to the same answers ('hybrid', the default, also with
- * a tiny budget so its tactic fallback answers too). A backend whose binary is absent is
+ * a tiny budget so its tactic fallback answers too, and with Emscripten's JS exception
+ * trampolines instead of z3-trampolines.ts). A backend whose binary is absent is
  * skipped, saying so (scripts/setup installs both).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -14,6 +15,7 @@ import { builder as b, evaluate, TRUE, type Expr, type ExprArray } from '../../.
 import { SolverFailure, SolverFailureKind, Validity, type Solver } from '../../../src/solver/solver.js';
 import { findOnPath } from '../../../src/solver/smtlib/backends.js';
 import { SmtLibSolver } from '../../../src/solver/smtlib/smtlib-solver.js';
+import { loadZ3 } from '../../../src/solver/z3/z3-module.js';
 import { Z3Solver, type Z3SolverOptions } from '../../../src/solver/z3/z3-solver.js';
 import { ExprGen, makeArrays, Rng, WIDTHS } from './gen.js';
 
@@ -36,6 +38,9 @@ beforeAll(async () => {
     ['z3 wasm tactic', { solverMode: 'tactic' }],
   ];
   for (const [name, opts] of embedded) backends.push({ name, solver: await Z3Solver.create({ ...opts, timeoutMs: TIMEOUT_MS }) });
+  // Emscripten's own JS exception trampolines, which z3-trampolines.ts replaces
+  const jsTrampolines = (await loadZ3()).withJsTrampolines();
+  backends.push({ name: 'z3 wasm hybrid, JS exception trampolines', solver: new Z3Solver({ timeoutMs: TIMEOUT_MS }, jsTrampolines) });
   for (const [name, binary] of [
     ['z3-native', 'z3'],
     ['cvc5', 'cvc5'],
