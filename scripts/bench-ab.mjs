@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Compares tsklee builds on one program, runs interleaved (A, B, A, B, …) so that a noisy
+// machine's slow spells hit every build alike; prints each build's median and fastest wall
+// time. A build is a directory holding a built tsklee (dist/cli/main.js).
+//
+// Usage: node scripts/bench-ab.mjs [--runs N] PROGRAM.bc BUILD_DIR... [-- tsklee run options]
+//   e.g. node scripts/bench-ab.mjs --runs 11 /tmp/paths.bc /tmp/old-build . -- --search=dfs
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const args = process.argv.slice(2);
+const dash = args.indexOf('--');
+const runOptions = dash >= 0 ? args.splice(dash).slice(1) : ['--search=dfs'];
+let runs = 9;
+const runsAt = args.indexOf('--runs');
+if (runsAt >= 0) runs = Number(args.splice(runsAt, 2)[1]);
+const [program, ...builds] = args;
+if (program === undefined || builds.length === 0 || !(runs > 0)) {
+  console.error('usage: node scripts/bench-ab.mjs [--runs N] PROGRAM.bc BUILD_DIR... [-- tsklee run options]');
+  process.exit(2);
+}
+for (const b of builds) {
+  if (!existsSync(join(b, 'dist/cli/main.js'))) {
+    console.error(`bench-ab: ${b}: no dist/cli/main.js (not a built tsklee)`);
+    process.exit(2);
+  }
+}
+// tmpfs when there is one: creating files on a busy disk measures the disk
+const work = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tsklee-ab-'));
+const times = builds.map(() => []);
+try {
+  for (let r = 0; r < runs; r++) {
+    builds.forEach((b, i) => {
+      const out = join(work, `out-${r}-${i}`);
+      const t0 = performance.now();
+      const p = spawnSync(process.execPath, [join(resolve(b), 'dist/cli/main.js'), 'run', ...runOptions, `--output-dir=${out}`, resolve(program)], { stdio: 'ignore' });
+      const s = (performance.now() - t0) / 1000;
+      if (p.status !== 0) throw new Error(`${b}: tsklee exited with ${p.status ?? p.signal}`);
+      times[i].push(s);
+      rmSync(out, { recursive: true, force: true });
+    });
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+builds.forEach((b, i) => {
+  const t = times[i].sort((x, y) => x - y);
+  console.log(`${b}: median ${t[Math.floor(t.length / 2)].toFixed(3)} s, fastest ${t[0].toFixed(3)} s (${t.length} runs)`);
+});
