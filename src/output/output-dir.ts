@@ -180,7 +180,7 @@ export class OutputDir {
       // into a buffer reused by every test: the writer has the bytes copied or written when write() returns
       const bytes = encodeKTest(ktest, this.scratch);
       if (bytes.buffer !== this.scratch.buffer) this.scratch = new Uint8Array(bytes.length * 2);
-      files.push([`${this.prefix}${base}.ktest`, bytes]);
+      files.push([this.testPath(id, 'ktest'), bytes]);
       this.generated++;
     }
     if (extras.errKind !== undefined) {

@@ -306,11 +306,11 @@ class RingWorker {
     return used + skip + bound <= this.ringBytes;
   }
 
-  /** Copies a job into the ring (it must fit); published later. */
-  append(files: readonly TestFile[], line: string | null): void {
+  /** Copies a job into the ring (it must fit; `bound` is its jobBound); published later. */
+  append(files: readonly TestFile[], line: string | null, bound: number): void {
     const ring = this.ring;
     let pos = (this.appended >>> 0) % this.ringBytes;
-    if (pos + jobBound(files, line) > this.ringBytes) {
+    if (pos + bound > this.ringBytes) {
       if (this.ringBytes - pos >= 4) ring.writeUInt32LE(WRAP, pos);
       this.appended = (this.appended + this.ringBytes - pos) | 0;
       pos = 0;
@@ -455,7 +455,7 @@ export class TestFileWriter {
       w.waitForDone(Math.min(w.queued, Math.max(done + 1, w.queued - MAX_PENDING_JOBS / 2)));
     }
     this.throwIfFailed();
-    w.append(jobFiles, line);
+    w.append(jobFiles, line, need);
     if (w.hasUnpublished && w.queued % MAX_BATCH === 0) w.publish();
     else if (!this.publishScheduled) {
       // the interpreter lets the event loop turn at least every 50 ms: the jobs wait no longer

@@ -9,23 +9,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { readKTestFile } from '../../src/output/ktest.js';
+import { ENDLESS_PROGRAM } from '../support/endless-program.js';
 
 const CLI = resolve('dist/cli/main.js');
 let dir: string;
 
-// 2^24 paths: never finishes within a test's time
-const PROG = `#include <klee/klee.h>
-int main(void) {
-  unsigned v[24]; int n = 0;
-  klee_make_symbolic(v, sizeof v, "v");
-  for (int i = 0; i < 24; i++) if (v[i] > 1000u * (i + 1)) n++;
-  return n;
-}
-`;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'tsklee-int-'));
-  writeFileSync(join(dir, 'many.c'), PROG);
+  writeFileSync(join(dir, 'many.c'), ENDLESS_PROGRAM);
 });
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });

@@ -13,19 +13,11 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { readExitStatuses } from '../../src/output/exit-status.js';
 import { readKTestFile } from '../../src/output/ktest.js';
+import { ENDLESS_PROGRAM } from '../support/endless-program.js';
 
 const CLI = resolve('dist/cli/main.js');
 let dir: string;
 
-// 2^24 paths: never finishes within a test's time; every completed path exits with n
-const PROG = `#include <klee/klee.h>
-int main(void) {
-  unsigned v[24]; int n = 0;
-  klee_make_symbolic(v, sizeof v, "v");
-  for (int i = 0; i < 24; i++) if (v[i] > 1000u * (i + 1)) n++;
-  return n;
-}
-`;
 
 // DFS through 1500 branches: a test per backtrack, and ~1500 states left open at any time
 const DEEP = `#include <klee/klee.h>
@@ -39,7 +31,7 @@ int main(void) {
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'tsklee-outint-'));
-  writeFileSync(join(dir, 'many.c'), PROG);
+  writeFileSync(join(dir, 'many.c'), ENDLESS_PROGRAM);
   writeFileSync(join(dir, 'deep.c'), DEEP);
 });
 afterAll(() => {
