@@ -3,8 +3,13 @@
 // machine's slow spells hit every build alike; prints each build's median and fastest wall
 // time. A build is a directory holding a built tsklee (dist/cli/main.js).
 //
-// Usage: node scripts/bench-ab.mjs [--runs N] PROGRAM.bc BUILD_DIR... [-- tsklee run options]
+// Usage: node scripts/bench-ab.mjs [--runs N] PROGRAM.bc BUILD_DIR[:NODE_FLAGS]... [-- tsklee run options]
 //   e.g. node scripts/bench-ab.mjs --runs 11 /tmp/paths.bc /tmp/old-build . -- --search=dfs
+// NODE_FLAGS, comma-separated, go to node for that build (`.:--max-semi-space-size=32`). A V8
+// flag makes V8 reject a code cache made without it, so train that build's cache under the
+// same flags first, or the comparison measures the lost cache.
+// Each build runs as bin/tsklee runs it: dist/cli/launch.cjs (dist/cli/main.js in builds older
+// than it) without NODE_EXTRA_CA_CERTS.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,9 +21,11 @@ const runOptions = dash >= 0 ? args.splice(dash).slice(1) : ['--search=dfs'];
 let runs = 9;
 const runsAt = args.indexOf('--runs');
 if (runsAt >= 0) runs = Number(args.splice(runsAt, 2)[1]);
-const [program, ...builds] = args;
+const [program, ...specs] = args;
+const builds = specs.map((spec) => spec.split(':')[0]);
+const nodeFlags = specs.map((spec) => spec.split(':').slice(1).join(':').split(',').filter(Boolean));
 if (program === undefined || builds.length === 0 || !(runs > 0)) {
-  console.error('usage: node scripts/bench-ab.mjs [--runs N] PROGRAM.bc BUILD_DIR... [-- tsklee run options]');
+  console.error('usage: node scripts/bench-ab.mjs [--runs N] PROGRAM.bc BUILD_DIR[:NODE_FLAGS]... [-- tsklee run options]');
   process.exit(2);
 }
 for (const b of builds) {
@@ -30,12 +37,15 @@ for (const b of builds) {
 // tmpfs when there is one: creating files on a busy disk measures the disk
 const work = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tsklee-ab-'));
 const times = builds.map(() => []);
+const entries = builds.map((b) => join(resolve(b), existsSync(join(b, 'dist/cli/launch.cjs')) ? 'dist/cli/launch.cjs' : 'dist/cli/main.js'));
+const env = { ...process.env };
+delete env.NODE_EXTRA_CA_CERTS;
 try {
   for (let r = 0; r < runs; r++) {
     builds.forEach((b, i) => {
       const out = join(work, `out-${r}-${i}`);
       const t0 = performance.now();
-      const p = spawnSync(process.execPath, [join(resolve(b), 'dist/cli/main.js'), 'run', ...runOptions, `--output-dir=${out}`, resolve(program)], { stdio: 'ignore' });
+      const p = spawnSync(process.execPath, [...nodeFlags[i], entries[i], 'run', ...runOptions, `--output-dir=${out}`, resolve(program)], { stdio: 'ignore', env });
       const s = (performance.now() - t0) / 1000;
       if (p.status !== 0) throw new Error(`${b}: tsklee exited with ${p.status ?? p.signal}`);
       times[i].push(s);
@@ -45,7 +55,7 @@ try {
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
-builds.forEach((b, i) => {
+specs.forEach((b, i) => {
   const t = times[i].sort((x, y) => x - y);
   console.log(`${b}: median ${t[Math.floor(t.length / 2)].toFixed(3)} s, fastest ${t[0].toFixed(3)} s (${t.length} runs)`);
 });

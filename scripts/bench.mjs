@@ -6,7 +6,9 @@
 //    (from run.stats), against KLEE's times; output on /dev/shm unless TSKLEE_BENCH_OUT=DIR;
 //  - decode: bitcode decode and print speed on the large generated program, for every clang
 //    version and optimisation level built.
-// Usage: npm run bench [-- --repeat N] [--engine | --decode]
+// Usage: npm run bench [-- --repeat N] [--engine | --decode] [--via-node]
+// tsklee runs as a user runs the `tsklee` command (bin/tsklee); --via-node runs
+// `node dist/cli/main.js` instead (which pays for NODE_EXTRA_CA_CERTS when that is set).
 // On a loaded machine wall times mostly measure waiting: compare `cpu s` (user + system).
 import { readFileSync, existsSync, readdirSync, statSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, dirname, basename } from 'node:path';
@@ -17,6 +19,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repeatArg = process.argv.indexOf('--repeat');
 const repeat = repeatArg > 0 ? Number(process.argv[repeatArg + 1]) : 5;
+const viaNode = process.argv.includes('--via-node');
 const only = process.argv.includes('--engine') ? 'engine' : process.argv.includes('--decode') ? 'decode' : 'all';
 
 if (!existsSync(join(root, 'dist/bitcode/index.js'))) {
@@ -34,12 +37,13 @@ const KLEE = {
 
 /** One `tsklee run` as a child: wall seconds, peak RSS (KB, via /usr/bin/time when present), stderr. */
 function runOnce(bc, outDir) {
-  const args = [join(root, 'dist/cli/main.js'), 'run', '--search=dfs', `--output-dir=${outDir}`, bc];
+  const command = viaNode ? [process.execPath, join(root, 'dist/cli/main.js')] : [join(root, 'bin/tsklee')];
+  const args = [...command.slice(1), 'run', '--search=dfs', `--output-dir=${outDir}`, bc];
   const timed = existsSync('/usr/bin/time');
   const t0 = performance.now();
   const r = timed
-    ? spawnSync('/usr/bin/time', ['-f', 'BENCH-RSS %M %U %S', process.execPath, ...args], { encoding: 'utf8' })
-    : spawnSync(process.execPath, args, { encoding: 'utf8' });
+    ? spawnSync('/usr/bin/time', ['-f', 'BENCH-RSS %M %U %S', command[0], ...args], { encoding: 'utf8' })
+    : spawnSync(command[0], args, { encoding: 'utf8' });
   const wall = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`bench: tsklee run ${basename(bc)} failed (${r.status}):\n${r.stderr}`);
   const m = /BENCH-RSS (\d+) ([\d.]+) ([\d.]+)/.exec(r.stderr);
@@ -111,15 +115,18 @@ async function engineBench() {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  console.log(`engine: tsklee run --search=dfs (median of ${reps}; KLEE = DESIGN.md reference; ratio = tsklee / KLEE)`);
+  console.log(`engine: ${viaNode ? 'node dist/cli/main.js' : 'bin/tsklee'} run --search=dfs (median of ${reps}; KLEE = DESIGN.md reference; ratio = tsklee / KLEE)`);
   console.table(rows);
-  console.log(`floor: \`node -e 0\` takes ${nodeFloor().toFixed(2)} s here`);
+  const certs = process.env.NODE_EXTRA_CA_CERTS ? `, ${nodeFloor(true).toFixed(2)} s without NODE_EXTRA_CA_CERTS (as bin/tsklee runs node)` : '';
+  console.log(`floor: \`node -e 0\` takes ${nodeFloor(false).toFixed(2)} s here${certs}`);
   console.log(`output directories under ${outBase}`);
 }
 
-function nodeFloor() {
+function nodeFloor(withoutCerts) {
+  const env = { ...process.env };
+  if (withoutCerts) delete env.NODE_EXTRA_CA_CERTS;
   const t0 = performance.now();
-  spawnSync(process.execPath, ['-e', '0']);
+  spawnSync(process.execPath, ['-e', '0'], { env });
   return (performance.now() - t0) / 1000;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The `tsklee` launcher (src/cli/main.ts) and the bundle + code cache that `npm run build`
+ * The `tsklee` launchers (bin/tsklee, src/cli/launch.cts, src/cli/main.ts) and the bundle + code cache that `npm run build`
  * makes (scripts/bundle.mjs), through copies of the built package in temporary directories:
  * the bundle alone (no src/, no per-module dist) must be enough, with node_modules; it must
  * behave exactly like the per-module build; a corrupt or foreign code cache and a stale bundle
@@ -14,7 +14,8 @@ import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 const ROOT = resolve('.');
-const BUNDLE_FILES = ['main.js', 'tsklee-bundle.cjs', 'tsklee-bundle.cache'];
+const BUNDLE_FILES = ['main.js', 'launch.cjs', 'tsklee-bundle.cjs', 'tsklee-bundle.cache'];
+const CACHE_FILE = 'tsklee-bundle.cache';
 const PROGRAM = join(ROOT, 'examples', 'bounds.bc');
 let dir: string;
 
@@ -125,7 +126,7 @@ describe('the bundled CLI', () => {
     const expected = runExample(bundled, 'ref');
     for (const [name, cache] of caches) {
       const pkg = packageCopy(`cache-${name}`, (dist) => {
-        for (const f of BUNDLE_FILES.slice(0, 2)) cpSync(join(ROOT, 'dist', 'cli', f), join(dist, 'cli', f), { preserveTimestamps: true });
+        for (const f of BUNDLE_FILES.filter((f) => f !== CACHE_FILE)) cpSync(join(ROOT, 'dist', 'cli', f), join(dist, 'cli', f), { preserveTimestamps: true });
         if (cache !== undefined) writeFileSync(join(dist, 'cli', 'tsklee-bundle.cache'), cache);
       });
       expect({ name, ...runExample(pkg, 'ref') }).toEqual({ name, ...expected });
@@ -157,5 +158,29 @@ describe('the bundled CLI', () => {
     expect(r.stderr).not.toContain('stale bundle loaded');
     expect(r.code).toBe(0);
     expect(r.files.filter((f) => f.endsWith('.ktest'))).toHaveLength(3);
+  });
+
+  it('runs as the tsklee command (bin/tsklee, also through a link) without NODE_EXTRA_CA_CERTS', () => {
+    const pkg = packageCopy('command', (dist) => {
+      for (const f of BUNDLE_FILES) cpSync(join(ROOT, 'dist', 'cli', f), join(dist, 'cli', f), { preserveTimestamps: true });
+    });
+    mkdirSync(join(pkg, 'bin'));
+    cpSync(join(ROOT, 'bin', 'tsklee'), join(pkg, 'bin', 'tsklee'));
+    const link = join(dir, 'tsklee-link');
+    symlinkSync(join(pkg, 'bin', 'tsklee'), link); // what npm link puts on the PATH
+    // Node warns on stderr about a certificate file it cannot load: only `node main.js` reads it
+    const env = { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'no-such-certificates.pem') };
+    const viaNode = spawnSync(process.execPath, [join(pkg, 'dist', 'cli', 'main.js'), '--version'], { encoding: 'utf8', env });
+    expect(viaNode.stderr).toContain('no-such-certificates.pem');
+    for (const command of [join(pkg, 'bin', 'tsklee'), link]) {
+      const r = spawnSync(command, ['--version'], { encoding: 'utf8', env });
+      expect({ command, code: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ command, code: 0, stdout: viaNode.stdout, stderr: '' });
+    }
+    const cwd = join(pkg, 'work');
+    mkdirSync(cwd, { recursive: true });
+    const run = spawnSync(link, ['run', '--search=dfs', '--output-dir=out', PROGRAM], { encoding: 'utf8', cwd, env });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/^tsklee: done: generated tests = 3$/m);
+    expect(readdirSync(join(cwd, 'out')).filter((f) => f.endsWith('.ktest'))).toHaveLength(3);
   });
 });

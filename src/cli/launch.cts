@@ -1,0 +1,89 @@
+/**
+ * Starts the CLI, as CommonJS: `bin/tsklee` runs this file directly (no ES module loader to
+ * set up: ~10 ms of a short run), and `dist/cli/main.js` loads it.
+ *
+ * Loading the CLI as ~100 ES modules (resolving, reading and compiling each) was most of a
+ * short run's time, so `npm run build` also bundles the CLI into one script,
+ * tsklee-bundle.cjs, and records V8's compiled code for it in tsklee-bundle.cache
+ * (scripts/bundle.mjs). This file runs the bundle from that cache.
+ *
+ * - No bundle (a plain `tsc` build), or a bundle older than tsc's cli.js (tsc run without the
+ *   bundle step): the per-module build is imported as before.
+ * - A missing, stale or rejected cache (another node or V8 flags) only costs compile time. The
+ *   launcher writes a cache only when TSKLEE_CODE_CACHE_OUT names a file (the build's training
+ *   run), never into dist on its own.
+ */
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Script } from 'node:vm';
+import * as zlib from 'node:zlib';
+
+type Cli = typeof import('./cli.js');
+
+const BUNDLE = join(__dirname, 'tsklee-bundle.cjs');
+const CACHE = join(__dirname, 'tsklee-bundle.cache');
+
+/**
+ * The cache file: CRC-32 of the bundle, CRC-32 of V8's data, V8's data. V8 itself only checks
+ * the source's length, and takes damaged data without a word (measured: a truncated cache is
+ * "accepted"), so a cache from another build of the same length, or a damaged one, would run
+ * the wrong code. zlib.crc32 is Node >= 20.15; without it, no cache.
+ */
+const HEADER_BYTES = 8;
+const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+
+/** The bundled CLI, or undefined when there is no bundle as new as the per-module build. */
+function loadBundle(): Cli | undefined {
+  const bundleTime = statSync(BUNDLE, { throwIfNoEntry: false })?.mtimeMs;
+  const modulesTime = statSync(join(__dirname, 'cli.js'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  if (bundleTime === undefined || modulesTime > bundleTime) return undefined;
+  const bytes = readFileSync(BUNDLE);
+  const bundleCrc = crc32?.(bytes);
+  // latin1: the bundle is ASCII, and a one-byte string is V8's cheapest
+  const script = new Script(bytes.toString('latin1'), { filename: BUNDLE, cachedData: readCache(bundleCrc) });
+  const cacheOut = process.env.TSKLEE_CODE_CACHE_OUT;
+  // at exit, so that the cache also holds the functions this run compiled lazily
+  if (cacheOut && bundleCrc !== undefined) process.on('exit', () => writeCache(cacheOut, bundleCrc, script.createCachedData()));
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  const module = { exports: {} };
+  // the bundle imports by path what esbuild could not follow (runtime build scripts) through importModule
+  const importModule = (specifier: string): Promise<unknown> => import(specifier);
+  wrapper(module.exports, createRequire(BUNDLE), module, BUNDLE, __dirname, pathToFileURL(BUNDLE).href, importModule);
+  return module.exports as Cli;
+}
+
+/** V8's data from the cache file, if it was made for this bundle and is intact. */
+function readCache(bundleCrc: number | undefined): Buffer | undefined {
+  let file: Buffer;
+  try {
+    file = readFileSync(CACHE);
+  } catch {
+    return undefined; // compiled from source
+  }
+  if (bundleCrc === undefined || file.length < HEADER_BYTES || file.readUInt32LE(0) !== bundleCrc) return undefined;
+  const data = file.subarray(HEADER_BYTES);
+  return file.readUInt32LE(4) === crc32!(data) ? data : undefined;
+}
+
+function writeCache(path: string, bundleCrc: number, data: Buffer): void {
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.writeUInt32LE(bundleCrc, 0);
+  header.writeUInt32LE(crc32!(data), 4);
+  writeFileSync(path, Buffer.concat([header, data]));
+}
+
+/** Runs the CLI on process.argv (the bundle, else the per-module build). */
+async function start(): Promise<void> {
+  const cli = loadBundle() ?? ((await import('./cli.js')) as Cli);
+  await cli.main(process.argv);
+  // a training run also renders the help, whose code then comes from the cache too
+  if (process.env.TSKLEE_CODE_CACHE_OUT && !process.exitCode) await cli.main([...process.argv.slice(0, 2), '--help']);
+}
+
+start().catch((e: unknown) => {
+  // cli.main reports what it expects; this is a failure to load it at all
+  process.stderr.write(`tsklee: error: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 70;
+});
