@@ -60,7 +60,8 @@ export interface RunSummary {
   elapsedMs: number;
 }
 
-export type SearcherFactory = (ptree: PTree<ExecutionState>, rng: Rng) => Searcher<ExecutionState>;
+/** `ptree`: the process tree, when the run keeps one (Executor.keepProcessTree). */
+export type SearcherFactory = (ptree: PTree<ExecutionState> | undefined, rng: Rng) => Searcher<ExecutionState>;
 
 export class Executor {
   readonly km: KModule;
@@ -83,6 +84,11 @@ export class Executor {
   added: ExecutionState[] = [];
   removed: ExecutionState[] = [];
   ptree: PTree<ExecutionState> | null = null;
+  /**
+   * Whether run() keeps the process tree: only random-path walks it (KLEE builds it only then
+   * too), and keeping it costs each fork a node and each ended state a walk up the tree.
+   */
+  keepProcessTree = true;
   searcher: Searcher<ExecutionState> | null = null;
   haltReason: string | null = null;
   private nextStateId = 1;
@@ -278,8 +284,8 @@ export class Executor {
     const t0 = Date.now();
     const initial = this.createInitialState();
     this.liveStates.add(initial);
-    this.ptree = new PTree(initial);
-    this.searcher = makeSearcher(this.ptree, this.rng);
+    this.ptree = this.keepProcessTree ? new PTree(initial) : null;
+    this.searcher = makeSearcher(this.ptree ?? undefined, this.rng);
     this.searcher.update(null, [initial], []);
     const maxTimeMs = this.opts.maxTime > 0 ? this.opts.maxTime * 1000 : Infinity;
     let lastYield = Date.now();
@@ -375,7 +381,7 @@ export class Executor {
     if (toAdd.length > 0 || toRemove.length > 0 || current === null) this.searcher!.update(current, toAdd, toRemove);
     for (const s of removed) {
       this.liveStates.delete(s);
-      this.ptree!.remove(s);
+      this.ptree?.remove(s);
     }
   }
 

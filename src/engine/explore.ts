@@ -4,7 +4,7 @@
  */
 import type { Module } from '../ir/module.js';
 import { createSolver, type Solver } from '../solver/index.js';
-import { createSearcher, DEFAULT_SEARCH_WITH_MERGE, resolveSearchNames } from './searchers/index.js';
+import { createSearcher, DEFAULT_SEARCH_WITH_MERGE, resolveSearchNames, searchRequiresPTree } from './searchers/index.js';
 import { Executor, type ExploreEvents, type RunSummary } from './executor.js';
 import { CallPathCounts, CoverageTracker } from './coverage.js';
 import { MemoryOutput, type RunOutput } from './test-output.js';
@@ -42,6 +42,7 @@ export async function explore(module: Module, options: Partial<EngineOptions> = 
     // KLEE's default under --use-merge is nurs:covnew alone
     const names = opts.search.length === 0 && opts.useMerge ? [...DEFAULT_SEARCH_WITH_MERGE] : opts.search;
     if (resolveSearchNames(names).includes('nurs:cpicnt')) ex.callPaths = new CallPathCounts();
+    ex.keepProcessTree = searchRequiresPTree(names);
     let name = '';
     setup.onStart?.(ex);
     const summary = await ex.run((ptree, rng) => {
