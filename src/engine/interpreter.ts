@@ -11,7 +11,7 @@ import { StateStatus, type ExecutionState } from './state.js';
 import type { Executor } from './executor.js';
 import { icmpConcrete } from './scalar.js';
 import { execSlow } from './dispatch.js';
-import type { Val } from './values.js';
+import { fromExpr, type Val } from './values.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const TWO32 = 0x1_0000_0000;
@@ -336,8 +336,12 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
         const off = p - node.mo.address;
         if (off + ki.w > os.size) break;
         if (os.kinds !== null) {
-          // symbolic contents at a constant offset: no resolution, no fork
-          regs[ki.dest] = ex.km.io.read(os, off, ki.aux as import('../ir/types.js').Type);
+          // symbolic contents at a constant offset: no resolution, no fork; an i8 (a character
+          // of a symbolic string) is its byte, without the general path's closure
+          if (ki.w2 === MemKind.Small && ki.imm === 0xff) {
+            const b = os.read8(off);
+            regs[ki.dest] = typeof b === 'number' ? b : fromExpr(b);
+          } else regs[ki.dest] = ex.km.io.read(os, off, ki.aux as import('../ir/types.js').Type);
           pc++;
           continue;
         }

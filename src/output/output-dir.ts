@@ -112,8 +112,10 @@ function errnoMessage(e: unknown): string {
 
 /** "test" + the id zero-padded to 6 digits, as KLEE names tests. */
 export function testBaseName(id: number): string {
-  return `test${String(id).padStart(6, '0')}`;
+  const digits = String(id);
+  return digits.length >= 6 ? `test${digits}` : `test${ZEROS[6 - digits.length]}${digits}`;
 }
+const ZEROS = ['', '0', '00', '000', '0000', '00000'];
 
 export class OutputDir {
   private testCount = 0;
@@ -147,8 +149,12 @@ export class OutputDir {
 
   /** Path of a test's file with this suffix, e.g. testPath(7, 'ptr.err'). */
   testPath(id: number, suffix: string): string {
+    return this.pathOf(testBaseName(id), suffix);
+  }
+
+  private pathOf(base: string, suffix: string): string {
     // `path` is absolute and normalized: concatenation gives what join() would, far cheaper per test
-    return `${this.prefix}${testBaseName(id)}.${suffix}`;
+    return `${this.prefix}${base}.${suffix}`;
   }
 
   /** Takes the next test number (1, 2, …); writeTest does this itself. */
@@ -180,7 +186,7 @@ export class OutputDir {
       // into a buffer reused by every test: the writer has the bytes copied or written when write() returns
       const bytes = encodeKTest(ktest, this.scratch);
       if (bytes.buffer !== this.scratch.buffer) this.scratch = new Uint8Array(bytes.length * 2);
-      files.push([this.testPath(id, 'ktest'), bytes]);
+      files.push([this.pathOf(base, 'ktest'), bytes]);
       this.generated++;
     }
     if (extras.errKind !== undefined) {
