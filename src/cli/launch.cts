@@ -13,9 +13,8 @@
  *   launcher writes a cache only when TSKLEE_CODE_CACHE_OUT names a file (the build's training
  *   run), never into dist on its own.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
@@ -75,37 +74,8 @@ function writeCache(path: string, bundleCrc: number, data: Buffer): void {
   writeFileSync(path, Buffer.concat([header, data]));
 }
 
-/**
- * Node's helper threads (V8's optimising compiler and garbage collector helpers, four by
- * default) drop to the lowest priority; the main thread, which interprets the program, keeps
- * its own, and so does the test writer's thread, which starts later from it. On a 2-core
- * machine the compiler's work (about as much CPU as the interpreter's in a short run)
- * otherwise takes the main thread's core in turns: paths.c's main thread waited ~150 ms for
- * a CPU in a 0.45 s exploration. At the lowest priority they still run on any idle core.
- * Linux only (a thread is a process for setpriority there); a failure changes nothing.
- */
-export function lowerHelperThreadPriority(): void {
-  if (process.platform !== 'linux') return;
-  let threads: string[];
-  try {
-    threads = readdirSync('/proc/self/task');
-  } catch {
-    return;
-  }
-  for (const t of threads) {
-    const tid = Number(t);
-    if (tid === process.pid) continue;
-    try {
-      setPriority(tid, 19);
-    } catch {
-      // the thread ended meanwhile, or the system does not allow it: no matter
-    }
-  }
-}
-
 /** Runs the CLI on process.argv (the bundle, else the per-module build). */
 async function start(): Promise<void> {
-  lowerHelperThreadPriority();
   const cli = loadBundle() ?? ((await import('./cli.js')) as Cli);
   await cli.main(process.argv);
   // a training run also renders the help, whose code then comes from the cache too
