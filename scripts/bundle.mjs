@@ -57,14 +57,18 @@ const yargsLocales = {
       loader: 'js',
       resolveDir: ROOT,
       contents: `
+        import { existsSync } from 'node:fs';
         import { createRequire } from 'node:module';
         import { dirname, join } from 'node:path';
-        import { pathToFileURL } from 'node:url';
+        import { fileURLToPath, pathToFileURL } from 'node:url';
         let url;
         export function yargsShimUrl(bundleUrl) {
           if (url === undefined) {
             try {
-              const pkg = createRequire(bundleUrl).resolve('yargs/package.json');
+              // the package's own node_modules (the bundle is dist/cli/…) with one stat; Node's
+              // resolution (a few ms of every start) only when yargs is elsewhere (hoisted)
+              const own = join(dirname(fileURLToPath(bundleUrl)), '..', '..', 'node_modules', 'yargs', 'package.json');
+              const pkg = existsSync(own) ? own : createRequire(bundleUrl).resolve('yargs/package.json');
               url = pathToFileURL(join(dirname(pkg), 'lib', 'platform-shims', 'esm.mjs')).href;
             } catch {
               url = bundleUrl; // no yargs installed: English messages (y18n's keys)
