@@ -14,8 +14,11 @@
  *    is rebuilt with the simplifying builder (constant folding). The engine should simplify
  *    branch conditions and query expressions with it.
  *  - `fork()` is O(1): the two sets share their arrays copy-on-write.
+ *  - While every constraint is simple and about one byte, the set also keeps what each byte
+ *    may take (byte-sets.ts) and attaches it to its list for the fast solver layer.
  */
 import { builder, ExprKind, FALSE, TRUE, type Expr } from '../../expr/index.js';
+import { attachByteSets, ByteSets } from './byte-sets.js';
 import { replaceExprs } from './replace.js';
 
 export interface ConstraintSetOptions {
@@ -32,6 +35,8 @@ export class ConstraintSet implements Iterable<Expr> {
   /** What simplify substitutes; shared with forks (never mutated once built). */
   private simp: Substitution | null = null;
   private readonly rewrite: boolean;
+  /** What each constrained byte may take; null once a constraint is not simple (shared with forks, immutable). */
+  private byteSets: ByteSets | null = ByteSets.EMPTY;
 
   constructor(opts: ConstraintSetOptions = {}, initial: Iterable<Expr> = NO_CONSTRAINTS) {
     this.rewrite = opts.rewriteEqualities ?? true;
@@ -63,6 +68,7 @@ export class ConstraintSet implements Iterable<Expr> {
     const c = new ConstraintSet({ rewriteEqualities: this.rewrite });
     c.cs = this.cs;
     c.simp = this.simp;
+    c.byteSets = this.byteSets;
     c.shared = this.shared = true;
     return c;
   }
@@ -97,6 +103,10 @@ export class ConstraintSet implements Iterable<Expr> {
       }
       this.cs.push(x);
       if (this.simp !== null) this.simp = this.simp.extend(this.cs, before);
+      if (this.byteSets !== null) {
+        this.byteSets = this.byteSets.with(x);
+        if (this.byteSets !== null) attachByteSets(this.cs, this.byteSets);
+      }
       return true;
     }
     const w = new Work(this.cs, this.shared, this.rewrite);
@@ -106,6 +116,8 @@ export class ConstraintSet implements Iterable<Expr> {
     }
     if (w.rewrote) this.simp = null;
     else if (w.touched && this.simp !== null) this.simp = this.simp.extend(w.list, before);
+    // conjunctions and rewritten equalities: the list is no longer extended one constraint at a time
+    if (w.touched) this.byteSets = null;
     this.cs = w.list;
     this.shared = !w.owned;
     return true;
