@@ -258,11 +258,15 @@ const FULL_BYTE = IntervalSet.full(8);
 
 /** Each array's bytes at the least value their sets allow, zero where no constraint names them. */
 function leastValues(bytes: ByteSets, arrays: readonly ExprArray[]): Uint8Array[] {
-  return arrays.map((a) => {
-    const out = new Uint8Array(a.size);
-    for (const s of bytes.slots) if (s.array === a) out[s.index] = Number(s.set.min());
-    return out;
-  });
+  const out: Uint8Array[] = [];
+  const slots = bytes.slots;
+  for (let i = 0; i < arrays.length; i++) {
+    const a = arrays[i]!;
+    const values = new Uint8Array(a.size);
+    for (let j = 0; j < slots.length; j++) if (slots[j]!.array === a) values[slots[j]!.index] = Number(slots[j]!.set.min());
+    out.push(values);
+  }
+  return out;
 }
 
 /** The bytes of symbolic arrays an expression reads (constant indices only, see analyze). */
