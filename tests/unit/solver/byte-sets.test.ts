@@ -4,34 +4,12 @@
  * (a copy of the list carries no byte sets, so the layer reads it constraint by constraint).
  */
 import { builder as b, ExprArray, TRUE, UpdateList, type Expr } from '../../../src/expr/index.js';
-import { Validity, type InitialValues, type Solver, type SolverStats } from '../../../src/solver/solver.js';
+import { Validity } from '../../../src/solver/solver.js';
+import { RefusingSolver } from '../../support/refusing-solver.js';
 import { FastSolver } from '../../../src/solver/layers/fast-solver.js';
 import { ConstraintSet } from '../../../src/solver/layers/constraint-set.js';
 import { byteSetsOf } from '../../../src/solver/layers/byte-sets.js';
 import { prng } from '../../support/prng.js';
-
-/** The next layer: must not be reached by these simple questions. */
-class Unreachable implements Solver {
-  private no(): never {
-    throw new Error('the fast layer passed on a simple question');
-  }
-  computeTruth(): boolean {
-    return this.no();
-  }
-  computeValidity(): Validity {
-    return this.no();
-  }
-  computeValue(): bigint {
-    return this.no();
-  }
-  computeInitialValues(): InitialValues | null {
-    return this.no();
-  }
-  stats(): SolverStats[] {
-    return [];
-  }
-  dispose(): void {}
-}
 
 const rd = (a: ExprArray, i: number): Expr => b.read(new UpdateList(a), b.constant(i, 32));
 const COMPARISONS = [b.ult, b.ule, b.slt, b.sle, b.eq] as const;
@@ -57,7 +35,7 @@ describe('byte sets along a path condition', () => {
   const y = new ExprArray('y', 3);
 
   it('give the fast layer the same answers and models as the whole list, on random paths', () => {
-    const fast = new FastSolver(new Unreachable(), { name: 'fast-top', searchBudget: 0 });
+    const fast = new FastSolver(new RefusingSolver('the fast layer passed on a simple question'), { name: 'fast-top', searchBudget: 0 });
     const next = prng(11);
     let answeredFromSets = 0;
     for (let path = 0; path < 300; path++) {

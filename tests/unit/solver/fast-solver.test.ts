@@ -3,38 +3,14 @@
  * values, its models satisfy the question, and what it cannot decide reaches the next layer.
  */
 import { builder as b, Evaluator, ExprArray, UpdateList, type Expr } from '../../../src/expr/index.js';
-import { Validity, type InitialValues, type Query, type Solver, type SolverStats } from '../../../src/solver/solver.js';
+import { Validity, type InitialValues, type Query } from '../../../src/solver/solver.js';
+import { RefusingSolver } from '../../support/refusing-solver.js';
 import { FastSolver } from '../../../src/solver/layers/fast-solver.js';
 import { analyze } from '../../../src/solver/layers/fast-analysis.js';
 import { BoundsEvaluator } from '../../../src/solver/layers/fast-bounds.js';
 import { IntervalSet } from '../../../src/solver/layers/fast-intervals.js';
 import { elementsOf } from '../../../src/solver/layers/element-set.js';
 import { Rng } from '../expr/helpers.js';
-
-/** The next layer: counts what reaches it and never answers. */
-class Undecided implements Solver {
-  calls = 0;
-  private no(): never {
-    this.calls++;
-    throw new Error('undecided');
-  }
-  computeTruth(): boolean {
-    return this.no();
-  }
-  computeValidity(): Validity {
-    return this.no();
-  }
-  computeValue(): bigint {
-    return this.no();
-  }
-  computeInitialValues(): InitialValues | null {
-    return this.no();
-  }
-  stats(): SolverStats[] {
-    return [];
-  }
-  dispose(): void {}
-}
 
 const rd = (a: ExprArray, i: number): Expr => b.read(new UpdateList(a), b.constant(i, 32));
 const k = (v: number | bigint, w: number): Expr => b.constant(v, w);
@@ -113,7 +89,7 @@ describe('exact against brute force over two bytes', () => {
   const tables = new Map(pool.map((e) => [e, table(e)]));
 
   test('computeInitialValues: sat/unsat as brute force, models satisfy', () => {
-    const inner = new Undecided();
+    const inner = new RefusingSolver();
     const s = new FastSolver(inner, { searchBudget: 50_000 }); // deep searches: more answers to check
     let decided = 0;
     let sat = 0;
@@ -145,7 +121,7 @@ describe('exact against brute force over two bytes', () => {
   });
 
   test('computeValidity and computeTruth agree with brute force', () => {
-    const s = new FastSolver(new Undecided(), { searchBudget: 50_000 });
+    const s = new FastSolver(new RefusingSolver(), { searchBudget: 50_000 });
     let decided = 0;
     for (let q = 0; q < 200; q++) {
       const cs = Array.from({ length: rng.int(3) }, () => rng.pick(pool));
@@ -226,7 +202,7 @@ describe('interval analysis of one 32-bit variable', () => {
   });
 
   test('a question about the variable alone never reaches the next layer', () => {
-    const inner = new Undecided();
+    const inner = new RefusingSolver();
     const s = new FastSolver(inner);
     // x > 3 (signed), x != 7, x < 1000
     const cs = [b.sgt(xv, k(3, 32)), b.ne(xv, k(7, 32)), b.slt(xv, k(1000, 32))];
@@ -258,7 +234,7 @@ describe('search over small domains', () => {
     [7, 1234567, true],
     [7, -4242, false],
   ])('%i digits, value %i', (n, target, sat) => {
-    const inner = new Undecided();
+    const inner = new RefusingSolver();
     const s = new FastSolver(inner);
     const cs = Array.from({ length: n }, (_, i) => digit(i)).flat();
     const v = atoi(n);
@@ -273,7 +249,7 @@ describe('search over small domains', () => {
   });
 
   test('negated: -v == 4242 has no digit solution (decided by bounds, not 10^7 tries)', () => {
-    const inner = new Undecided();
+    const inner = new RefusingSolver();
     const s = new FastSolver(inner);
     const cs = Array.from({ length: 7 }, (_, i) => digit(i)).flat();
     expect(s.computeInitialValues({ constraints: cs, expr: b.eq(k(4242, 32), b.sub(k(0, 32), atoi(7))) }, [s8])).toBeNull();
@@ -281,7 +257,7 @@ describe('search over small domains', () => {
   });
 
   test('beyond the budget the question goes to the next layer', () => {
-    const inner = new Undecided();
+    const inner = new RefusingSolver();
     const s = new FastSolver(inner, { searchBudget: 1000 });
     const x = new ExprArray('x', 4);
     const hard = b.eq(k(0x12345677, 32), b.mul(word(x, 0, 4), word(x, 0, 4)));
