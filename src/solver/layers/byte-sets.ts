@@ -22,9 +22,13 @@ export interface ByteSlot {
 
 /** Immutable: forks share it, each add makes a new one (a copy of a few slots). */
 export class ByteSets {
-  static readonly EMPTY = new ByteSets([]);
+  static readonly EMPTY = new ByteSets([], 0);
 
-  private constructor(readonly slots: readonly ByteSlot[]) {}
+  private constructor(
+    readonly slots: readonly ByteSlot[],
+    /** The constraints folded in: the length of the list these sets describe. */
+    readonly count: number,
+  ) {}
 
   /**
    * These sets with constraint `e` added; null when e is not a simple constraint on one byte,
@@ -42,12 +46,12 @@ export class ByteSets {
       if (set.isEmpty()) return null;
       const next = slots.slice();
       next[i] = { array, index, set };
-      return new ByteSets(next);
+      return new ByteSets(next, this.count + 1);
     }
     if (a.set.isEmpty()) return null;
     const next = slots.slice();
     next.push({ array, index, set: a.set });
-    return new ByteSets(next);
+    return new ByteSets(next, this.count + 1);
   }
 
   /** The values byte `index` of `array` may take; undefined when no constraint names it. */
@@ -61,17 +65,11 @@ export class ByteSets {
   }
 }
 
-/** A constraint list's byte sets and the list's length when they were attached. */
-interface Attached {
-  readonly length: number;
-  readonly sets: ByteSets;
-}
+const attached = new WeakMap<readonly Expr[], ByteSets>();
 
-const attached = new WeakMap<readonly Expr[], Attached>();
-
-/** Records that `sets` are the byte sets of `list` as it is now (ConstraintSet, after a push). */
+/** Records that `sets` are the byte sets of `list` as it is now (ConstraintSet, after a push: sets.count === list.length). */
 export function attachByteSets(list: readonly Expr[], sets: ByteSets): void {
-  attached.set(list, { length: list.length, sets });
+  attached.set(list, sets);
 }
 
 /**
@@ -79,6 +77,6 @@ export function attachByteSets(list: readonly Expr[], sets: ByteSets): void {
  * grows by pushes, each re-attaching; any other list, or one changed since, has none).
  */
 export function byteSetsOf(list: readonly Expr[]): ByteSets | undefined {
-  const a = attached.get(list);
-  return a !== undefined && a.length === list.length ? a.sets : undefined;
+  const sets = attached.get(list);
+  return sets !== undefined && sets.count === list.length ? sets : undefined;
 }

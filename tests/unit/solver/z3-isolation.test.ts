@@ -8,16 +8,13 @@ import { builder as b, ExprArray, UpdateList, type Expr } from '../../../src/exp
 import { SolverFailure, SolverFailureKind, Validity } from '../../../src/solver/index.js';
 import { Z3Solver, wasmFailureKind } from '../../../src/solver/z3/z3-solver.js';
 import { failureOf } from '../../support/solver-failure.js';
+import { leWord } from '../../support/le-word.js';
 
 const c = (v: number | bigint, w: number) => b.constant(v, w);
 const x = new ExprArray('x', 32);
 const ux = new UpdateList(x);
 
-function word(w: number, at = 0): Expr {
-  let e = b.read(ux, c(at, 32));
-  for (let i = 1; i < w / 8; i++) e = b.concat(b.read(ux, c(at + i, 32)), e);
-  return e;
-}
+const word = (w: number, at = 0): Expr => leWord(ux, w, at);
 
 /** A query z3 cannot answer quickly: factor a 64-bit prime into two 32-bit factors > 1. */
 function factoring(): { constraints: Expr[]; expr: Expr } {

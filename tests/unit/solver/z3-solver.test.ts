@@ -2,6 +2,7 @@
 import { builder as b, raw, evaluate, ExprArray, UpdateList, TRUE, FALSE, type Expr } from '../../../src/expr/index.js';
 import { Validity, type Query } from '../../../src/solver/index.js';
 import { Z3Solver } from '../../../src/solver/z3/z3-solver.js';
+import { leWord } from '../../support/le-word.js';
 
 let solver: Z3Solver;
 beforeAll(async () => {
@@ -12,17 +13,11 @@ afterAll(() => solver.dispose());
 const q = (constraints: Expr[], expr: Expr): Query => ({ constraints, expr });
 const c = (v: number | bigint, w: number) => b.constant(v, w);
 
-/** A little-endian w-bit value read from bytes [0, w/8) of an array. */
-function word(ul: UpdateList, w: number, at = 0): Expr {
-  let e = b.read(ul, c(at, 32));
-  for (let i = 1; i < w / 8; i++) e = b.concat(b.read(ul, c(at + i, 32)), e);
-  return e;
-}
 
 describe('truth and validity', () => {
   const x = new ExprArray('x', 4);
   const ux = new UpdateList(x);
-  const x32 = word(ux, 32);
+  const x32 = leWord(ux, 32);
 
   test('trivial and constant queries', () => {
     expect(solver.computeTruth(q([], TRUE))).toBe(true);
@@ -55,7 +50,7 @@ describe('values and models', () => {
     const a = new ExprArray('a', 16);
     const ua = new UpdateList(a);
     for (const w of [8, 16, 32, 64, 128]) {
-      const v = word(ua, w);
+      const v = leWord(ua, w);
       const target = BigInt.asUintN(w, (1n << BigInt(w - 1)) + 12345n);
       expect(solver.computeValue(q([b.eq(v, c(target, w))], v))).toBe(target);
       expect(solver.computeValue(q([b.eq(v, c(target, w))], b.add(v, c(1, w))))).toBe(target + 1n);
@@ -64,7 +59,7 @@ describe('values and models', () => {
 
   test('odd widths and width-1 values', () => {
     const a = new ExprArray('a', 16);
-    const v64 = word(new UpdateList(a), 64);
+    const v64 = leWord(new UpdateList(a), 64);
     const odd = b.extract(v64, 3, 37); // 37 bits
     const cons = [b.eq(odd, c(0x1234567891n, 37))];
     expect(solver.computeValue(q(cons, odd))).toBe(0x1234567891n);
@@ -78,7 +73,7 @@ describe('values and models', () => {
     const a = new ExprArray('a', 8);
     const ua = new UpdateList(a);
     const cons = [b.eq(b.read(ua, c(0, 32)), c(0x41, 8)), b.ult(b.read(ua, c(1, 32)), b.read(ua, c(0, 32)))];
-    const goal = b.eq(word(ua, 32, 4), c(0xdeadbeef, 32));
+    const goal = b.eq(leWord(ua, 32, 4), c(0xdeadbeef, 32));
     const vals = solver.computeInitialValues(q(cons, goal), [a]);
     expect(vals).not.toBeNull();
     const bytes = vals![0]!;
@@ -198,7 +193,7 @@ describe('solver modes and cache bounds give the same answers', () => {
     const a = new ExprArray('a', 8);
     const k = new ExprArray('k', 4, Uint8Array.from([10, 20, 30, 40]));
     const ua = new UpdateList(a);
-    const v = word(ua, 32);
+    const v = leWord(ua, 32);
     const idx = b.zext(b.and(b.read(ua, c(4, 32)), c(3, 8)), 32);
     const rk = b.read(new UpdateList(k).extend(c(1, 32), b.read(ua, c(5, 32))), idx);
     const out: unknown[] = [];

@@ -9,16 +9,13 @@ import { builder as b, ExprArray, UpdateList, type Expr } from '../../../src/exp
 import { Validity } from '../../../src/solver/index.js';
 import { loadZ3Sync } from '../../../src/solver/z3/z3-module.js';
 import { Z3Solver } from '../../../src/solver/z3/z3-solver.js';
+import { leWord } from '../../support/le-word.js';
 
 const c = (v: number | bigint, w: number) => b.constant(v, w);
 const x = new ExprArray('x', 8);
 const ux = new UpdateList(x);
 
-function word(w: number, at = 0): Expr {
-  let e = b.read(ux, c(at, 32));
-  for (let i = 1; i < w / 8; i++) e = b.concat(b.read(ux, c(at + i, 32)), e);
-  return e;
-}
+const word = (w: number, at = 0): Expr => leWord(ux, w, at);
 
 test('loading z3 leaves the V8 flags as they were (a code cache made before is still accepted)', () => {
   const source = 'function f(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; } f(10);';
