@@ -1,7 +1,7 @@
 /**
  * `tsklee run [options] prog.bc|prog.c [program args]`: explore every path of a program
- * (KLEE's `klee` command). A `.c` file is compiled first with clang-19
- * (`-emit-llvm -c -g -O0 -Xclang -disable-O0-optnone -I<tsklee>/runtime/include`).
+ * (KLEE's `klee` command). A `.c` file is compiled first (src/cc/compile-input.ts: clang-19,
+ * else another clang; `-emit-llvm -c -g -O0 -Xclang -disable-O0-optnone -I<tsklee>/runtime/include`).
  *
  * Writes klee-out-N/ beside the input (or --output-dir): a .ktest per path, .err reports,
  * info, messages.txt, warnings.txt, run.stats. Prints KLEE's summary as `tsklee: done: …`
@@ -11,11 +11,10 @@
  * untouched (`tsklee run --libc=tsklee --posix-runtime prog.bc --sym-args 0 2 4 -n`): the CLI
  * inserts a `--` after the input (separateProgramArgs); a `--` given right after it is dropped.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
-import { packageRoot } from '../../util/package-root.js';
+import { dirname, join, resolve } from 'node:path';
+import { compileC } from '../../cc/compile-input.js';
 import type { Argv, CommandModule } from 'yargs';
 import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, writeFileAtomic, type RunDoneStats } from '../../output/index.js';
 import { explore } from '../../engine/explore.js';
@@ -92,26 +91,6 @@ export function parseTimeSpan(s: string, option: string): number {
 function list(v: string | string[] | undefined): string[] {
   if (v === undefined) return [];
   return ([] as string[]).concat(v).flatMap((x) => x.split(',')).filter((x) => x !== '');
-}
-
-function repoRoot(): string {
-  return packageRoot(import.meta.url);
-}
-
-/** Compile a C file to bitcode the way the tsklee docs say to. */
-export function compileC(input: string, outDir: string): string {
-  const bc = join(outDir, `${basename(input, '.c')}.bc`);
-  const include = join(repoRoot(), 'runtime', 'include');
-  try {
-    execFileSync('clang-19', ['-emit-llvm', '-c', '-g', '-O0', '-Xclang', '-disable-O0-optnone', `-I${include}`, input, '-o', bc], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException & { status?: number };
-    if (err.code === 'ENOENT') throw new UsageError(`${input}: clang-19 is needed to compile C input (or give a .bc file)`);
-    throw new UsageError(`${input}: clang-19 failed (exit status ${err.status ?? '?'})`);
-  }
-  return bc;
 }
 
 /**
