@@ -34,7 +34,8 @@ const ALLOWED = [
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;
 /** Drops root's privileges for runAs (util-linux). */
-const SETPRIV = asRoot ? execFileSync('sh', ['-c', 'command -v setpriv'], { encoding: 'utf8' }).trim() : '';
+const SETPRIV = asRoot ? spawnSync('sh', ['-c', 'command -v setpriv'], { encoding: 'utf8' }).stdout.trim() : '';
+if (asRoot && SETPRIV === '') throw new Error('setpriv (util-linux) is needed to run the installed package as another user when the tests run as root');
 
 let tmp: string;
 let tarball: string;
@@ -101,6 +102,15 @@ function snapshot(): string[] {
     const s = lstatSync(p);
     return `${relative(prefix, p)} ${s.mode.toString(8)} ${s.size} ${s.mtimeMs}`;
   });
+}
+
+/** A writable copy of the installed package at tmp/name, sharing its node_modules. */
+function installedCopy(name: string): string {
+  const copy = join(tmp, name);
+  cpSync(pkg, copy, { recursive: true, filter: (src) => src !== join(pkg, 'node_modules') });
+  symlinkSync(join(pkg, 'node_modules'), join(copy, 'node_modules'));
+  execFileSync('chmod', ['-R', 'u+w', copy]);
+  return copy;
 }
 
 /** A klee-out directory's test files (.ktest, .stdout, .err, exit-status.txt) with their bytes. */
@@ -293,9 +303,13 @@ export function typed(): Promise<ExploreResult> {
     const cli = join(pkg, 'dist', 'cli');
     const bundle = readFileSync(join(cli, 'tsklee-bundle.cjs'));
     const cache = readFileSync(join(cli, 'tsklee-bundle.cache'));
-    // the launcher's conditions for using both (src/cli/launch.cts): the bundle is used whatever
-    // the file times npm gave (no src/), and the cache is this bundle's and accepted by this node
-    expect(existsSync(join(pkg, 'src'))).toBe(false);
+    // the bundle, not the per-module build, whatever the file times npm gave: a copy whose
+    // per-module CLI fails if loaded, and is newer than the bundle, still runs
+    const copy = installedCopy('bundle-used');
+    writeFileSync(join(copy, 'dist', 'cli', 'cli.js'), "throw new Error('per-module build loaded');\n");
+    const version = (JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(runAs(join(copy, 'bin', 'tsklee'), ['--version'], workDir('bundle-used'))).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    // and the cache is this bundle's and accepted by this node
     expect(cache.readUInt32LE(0)).toBe(crc32(bundle));
     expect(new Script(bundle.toString('latin1'), { filename: join(cli, 'tsklee-bundle.cjs'), cachedData: cache.subarray(8) }).cachedDataRejected).toBe(false);
     const dir = workDir('cache');
@@ -327,10 +341,7 @@ export function typed(): Promise<ExploreResult> {
     const dir = workDir('damaged');
     example('hello.bc', dir);
     for (const [missing, option] of [['posix.bc', '--posix-runtime'], ['libc.index.json', '--libc=tsklee']] as const) {
-      const copy = join(tmp, `damaged-${missing}`);
-      cpSync(pkg, copy, { recursive: true, filter: (src) => src !== join(pkg, 'node_modules') });
-      symlinkSync(join(pkg, 'node_modules'), join(copy, 'node_modules'));
-      execFileSync('chmod', ['-R', 'u+w', copy]);
+      const copy = installedCopy(`damaged-${missing}`);
       rmSync(join(copy, 'runtime', 'build', missing));
       const r = runAs(join(copy, 'bin', 'tsklee'), ['run', option, 'hello.bc'], dir);
       const part = missing === 'posix.bc' ? 'posix' : 'libc';
