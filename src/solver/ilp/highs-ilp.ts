@@ -20,6 +20,12 @@ export type Feasibility = 'infeasible' | 'feasible' | 'unknown';
 
 const MODEL_OPTIMAL = 7;
 const MODEL_INFEASIBLE = 8;
+/**
+ * Largest coefficient or bound handed to HiGHS (its `large_matrix_value` is 1e15 and doubles
+ * are exact to 2^53): systems with bigger numbers (64-bit arithmetic) stay with the exact
+ * propagation alone.
+ */
+const MAX_MAGNITUDE = 2n ** 48n;
 /** Branch-and-prove limits (nodes per proof). */
 const MAX_NODES = 32;
 const MAX_DEPTH = 8;
@@ -55,8 +61,15 @@ export class HighsIlp {
   /** Whether the system has an integer solution, with 'infeasible' proven exactly. */
   feasibility(sys: LinearSystem): Feasibility {
     if (sys.numVars === 0) return sys.satisfiedBy([]) ? 'feasible' : 'infeasible';
+    if (!fitsDoubles(sys)) return 'unknown';
     const start = performance.now();
-    const model = this.highs.createModel(this.modelData(sys));
+    let model: Model;
+    try {
+      model = this.highs.createModel(this.modelData(sys));
+    } catch {
+      this.counters.timeMs += performance.now() - start;
+      return 'unknown'; // HiGHS refused the model: the pre-check just does not answer
+    }
     try {
       model.options.set({ output_flag: false, time_limit: 0.2, mip_max_nodes: 2000 });
       this.counters.runs++;
@@ -139,4 +152,18 @@ export class HighsIlp {
       integrality: new Array<0 | 1>(n).fill(1),
     } as unknown as Parameters<Highs['createModel']>[0];
   }
+}
+
+function small(v: bigint | null): boolean {
+  return v === null || (v < MAX_MAGNITUDE && v > -MAX_MAGNITUDE);
+}
+
+/** Whether every number of the system is safely representable for HiGHS. */
+function fitsDoubles(sys: LinearSystem): boolean {
+  for (let v = 0; v < sys.numVars; v++) if (!small(sys.lo[v]!) || !small(sys.hi[v]!)) return false;
+  for (const r of sys.rows) {
+    if (!small(r.lo) || !small(r.hi)) return false;
+    for (const a of r.coefs) if (!small(a)) return false;
+  }
+  return true;
 }
