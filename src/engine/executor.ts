@@ -614,6 +614,7 @@ export class Executor {
     let unique = name;
     for (let id = 1; st.hasArrayName(unique); id++) unique = `${name}_${id}`;
     const array = new ExprArray(unique, mo.size);
+    array.access = mo.accessTypes();
     const os = st.addressSpace.writeableOf(mo);
     if (os === null) throw new Error(`make_symbolic: object ${mo.id} not bound`);
     os.makeSymbolic(array);

@@ -91,6 +91,7 @@ export class AddressSpace {
   /** Bind a new object (its state becomes owned by this address space). */
   bind(mo: MemoryObject, os: ObjectState): void {
     os.owner = this.cowKey;
+    os.mo = mo;
     this.root = pmInsert(this.root, mo, os);
     this.last = null;
     this.live++;

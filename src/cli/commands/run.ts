@@ -18,7 +18,7 @@ import { compileC } from '../../cc/compile-input.js';
 import type { Argv, CommandModule } from 'yargs';
 import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, writeFileAtomic, type RunDoneStats } from '../../output/index.js';
 import { explore } from '../../engine/explore.js';
-import { buildChain, createBackend, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
+import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
 import { solverStatsColumns, solverStatsRow } from '../../output/run-stats.js';
 import { DEFAULT_OPTIONS, type EngineOptions } from '../../engine/options.js';
 import { EXIT_ON_ERROR_NAMES } from '../../engine/errors.js';
@@ -61,6 +61,21 @@ interface RunArgs extends GlobalArgs {
   useFastSolver?: boolean;
   debugValidateSolver?: boolean;
   debugValidateSolverBackend?: string;
+  arrayEncoding?: string;
+  arrayAxioms?: string;
+  arrayAxiomGeneration?: string;
+  ilpPrecheck?: boolean;
+}
+
+const ARRAY_ENCODINGS = ['backend', 'axioms'] as const;
+const ARRAY_AXIOMS = ['plain', 'typed', 'typed-interval'] as const;
+const AXIOM_GENERATIONS = ['lazy', 'eager'] as const;
+
+/** A value of one of the array options, checked. */
+function choice<T extends string>(v: string | undefined, choices: readonly T[], option: string): T | undefined {
+  if (v === undefined) return undefined;
+  if (!(choices as readonly string[]).includes(v)) throw new UsageError(`--${option}=${v}: expected one of ${choices.join(', ')}`);
+  return v as T;
 }
 
 /** A --solver-backend style value, checked (and an external solver's binary located) before anything is written. */
@@ -178,6 +193,10 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .option('use-branch-cache', { type: 'boolean', describe: 'cache of query results (default true)' })
       .option('use-fast-solver', { type: 'boolean', describe: "tsklee's exact solver for simple queries, before the backend (default true)" })
       .option('debug-validate-solver', { type: 'boolean', describe: "cross-check every solver answer against an oracle (default: the chain's own backend)" })
+      .option('array-encoding', { type: 'string', describe: "arrays: 'backend' (the solver's own arrays, default) or 'axioms' (tsklee's encoding: reads as bit-vectors plus generated array axioms)" })
+      .option('array-axioms', { type: 'string', describe: "with --array-encoding=axioms: plain, typed (pruned by access type) or typed-interval (and by index interval; default)" })
+      .option('array-axiom-generation', { type: 'string', describe: "with --array-encoding=axioms: lazy (CEGAR, default) or eager" })
+      .option('ilp-precheck', { type: 'boolean', describe: 'answer array queries UNSAT by an ILP over linearised constraints before the solver (HiGHS; proofs checked exactly)' })
       .option('debug-validate-solver-backend', { type: 'string', describe: 'the oracle of --debug-validate-solver (a --solver-backend value)' })
       .parserConfiguration({ 'populate--': true, 'parse-positional-numbers': false })
       .example('$0 run prog.bc', '')
@@ -207,6 +226,10 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       useBranchCache: argv.useBranchCache,
       useFastSolver: argv.useFastSolver,
       debugValidateSolver: argv.debugValidateSolver,
+      arrayEncoding: choice(argv.arrayEncoding, ARRAY_ENCODINGS, 'array-encoding'),
+      arrayAxioms: choice(argv.arrayAxioms, ARRAY_AXIOMS, 'array-axioms'),
+      arrayAxiomGeneration: choice(argv.arrayAxiomGeneration, AXIOM_GENERATIONS, 'array-axiom-generation'),
+      ilpPrecheck: argv.ilpPrecheck,
     };
     let solver: Solver | undefined;
     let coreP: Promise<Solver> | undefined;
@@ -249,6 +272,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       if (entry === undefined || entry.isDeclaration) throw new EngineSetupError(`entry point '${opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint}' not found in the module`);
       const core = await coreP;
       const oracle = await oracleP;
+      if (solverOpts.ilpPrecheck === true) solverOpts.ilp = await HighsIlp.create();
       const out = createOutputDir({ outputDir: argv.outputDir, base: dirname(resolve(input)) });
       // --write-smt2s: besides each test's path condition, every query the backend gets
       solver = buildChain(core, { ...solverOpts, validationOracle: oracle, smt2Dir: argv.writeSmt2s === true ? out.file('solver-queries') : undefined });
