@@ -43,7 +43,7 @@ export interface IlpCounters {
 let loading: Promise<Highs> | null = null;
 
 /** Loads the HiGHS module once per process. */
-export async function loadHighs(): Promise<Highs> {
+async function loadHighs(): Promise<Highs> {
   // required (not imported): the CLI bundle is CommonJS and keeps highs in node_modules
   loading ??= (createRequire(import.meta.url)('highs') as (o?: object) => Promise<Highs>)({});
   return loading;
@@ -52,7 +52,8 @@ export async function loadHighs(): Promise<Highs> {
 export class HighsIlp {
   readonly counters: IlpCounters = { runs: 0, timeMs: 0, claims: 0, proven: 0 };
 
-  constructor(private readonly highs: Highs) {}
+  // private: the package's declarations must not mention the highs types (users need not have them)
+  private constructor(private readonly highs: Highs) {}
 
   static async create(): Promise<HighsIlp> {
     return new HighsIlp(await loadHighs());
