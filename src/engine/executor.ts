@@ -22,7 +22,8 @@ import { resolveOptions, type EngineOptions } from './options.js';
 import { Msg, StateAbort, Termination } from './errors.js';
 import { fromExpr, toExpr, type Scalar, type Val } from './values.js';
 import { interpret } from './interpreter.js';
-import { closeKey, MergeGroup, mergeStates } from './merge.js';
+import { closeKey, MergeGroup } from './merging/manual.js';
+import { mergeBlocker, mergeInto, type MergeCounters } from './merging/core.js';
 import { callBindings } from './bindings.js';
 import { TestWriter, type RunOutput } from './test-output.js';
 import { libcExit, setEnviron } from './prepare/startup.js';
@@ -329,6 +330,11 @@ export class Executor {
       haltReason: this.haltReason,
       elapsedMs: Date.now() - t0,
     };
+  }
+
+  /** States alive now (running or paused at a merge). */
+  get liveStateCount(): number {
+    return this.liveStates.size;
   }
 
   halt(reason: string): void {
@@ -691,14 +697,14 @@ export class Executor {
     g.running--;
     let mergedInto: ExecutionState | null = null;
     for (const other of list) {
-      if (mergeStates(this, other, st)) {
+      if (mergeBlocker(other, st) === null) {
+        mergeInto(this, other, st, this.mergeCounters);
         mergedInto = other;
         break;
       }
     }
     if (mergedInto !== null) {
       // the merged-away state ends quietly (KLEE: terminateStateEarlyAlgorithm "merged state.")
-      this.mergedStates++;
       st.openMergeStack.push(g); // terminate() leaves the group; undo the decrement first
       g.running++;
       this.terminateSilently(st, Termination.Merge);
@@ -709,7 +715,12 @@ export class Executor {
     if (g.running === 0) this.releaseMergeGroup(g);
   }
 
-  mergedStates = 0;
+  /** What merging did in this run (manual and automatic merges alike). */
+  readonly mergeCounters: MergeCounters = { merges: 0, itesCreated: 0 };
+
+  get mergedStates(): number {
+    return this.mergeCounters.merges;
+  }
 
   private pauseState(st: ExecutionState): void {
     this.paused.push(st);

@@ -17,7 +17,7 @@ import type { KFunction } from './prepare/kinst.js';
 import type { Val } from './values.js';
 import { ConstraintSet } from '../solver/layers/constraint-set.js';
 import type { Termination } from './errors.js';
-import type { MergeGroup } from './merge.js';
+import type { MergeGroup } from './merging/manual.js';
 import type { ConsoleChunk } from './special/console.js';
 
 export class StackFrame {
@@ -67,6 +67,8 @@ export enum StateStatus {
 
 export class ExecutionState implements SearchableState {
   depth = 0;
+  /** How many paths this state stands for (merged states add theirs; a fork copies it to both sides). */
+  multiplicity = 1;
   queryCostMs = 0;
   instsSinceCovNew = 0;
   ptreeNode: PTreeNode | null = null;
@@ -141,6 +143,7 @@ export class ExecutionState implements SearchableState {
     for (let i = 0; i < this.stack.length; i++) this.stack[i]!.shares++;
     const s = new ExecutionState(newId, this.stack.slice(), this.constraints.fork(), this.addressSpace.fork(), this.allocator.clone(), this);
     s.depth = this.depth;
+    s.multiplicity = this.multiplicity;
     s.pc = this.pc;
     s.prevPc = this.prevPc;
     s.steppedInstructions = this.steppedInstructions;
