@@ -24,6 +24,7 @@ import { fromExpr, toExpr, type Scalar, type Val } from './values.js';
 import { interpret } from './interpreter.js';
 import { closeKey, MergeGroup } from './merging/manual.js';
 import { mergeBlocker, mergeInto, type MergeCounters } from './merging/core.js';
+import type { MergePoints } from './merging/auto.js';
 import { callBindings } from './bindings.js';
 import { TestWriter, type RunOutput } from './test-output.js';
 import { libcExit, setEnviron } from './prepare/startup.js';
@@ -357,8 +358,30 @@ export class Executor {
     }
   }
 
+  /**
+   * Automatic merging (--state-merging): steps end at block entries, and a state arriving
+   * where a similar one stands merges into it (merging/auto.ts). Set up by explore().
+   */
+  blockSteps = false;
+  mergePoints: MergePoints | null = null;
+
+  /** After a step: the states that moved merge into states waiting where they arrived. */
+  private mergeArrivals(current: ExecutionState | null): void {
+    const mp = this.mergePoints!;
+    const arrivals = current !== null ? [current, ...this.added] : this.added.slice();
+    for (const s of arrivals) {
+      if (s.status !== StateStatus.Running) continue;
+      if (this.pausedSet.has(s) || this.paused.includes(s)) {
+        mp.leave(s); // waits at klee_close_merge: manual merging's business
+        continue;
+      }
+      if (mp.arrive(s) !== null) this.terminateSilently(s, Termination.Merge);
+    }
+  }
+
   /** Tell the searcher and the process tree what the last step did (KLEE's updateStates). */
   updateStates(current: ExecutionState | null): void {
+    if (this.mergePoints !== null) this.mergeArrivals(current);
     const { added, removed, paused, resumed } = this;
     // fresh lists only where something was recorded (most steps fork once or end one state)
     if (added.length > 0) this.added = [];
@@ -384,10 +407,12 @@ export class Executor {
       if (j >= 0) toRemove.splice(j, 1); // paused and released in one step: it never left
       else toAdd.push(s);
     }
-    if (toAdd.length > 0 || toRemove.length > 0 || current === null) this.searcher!.update(current, toAdd, toRemove);
+    // merging searchers order states by where they stand: they hear of every step
+    if (toAdd.length > 0 || toRemove.length > 0 || current === null || this.blockSteps) this.searcher!.update(current, toAdd, toRemove);
     for (const s of removed) {
       this.liveStates.delete(s);
       this.ptree?.remove(s);
+      this.mergePoints?.leave(s);
     }
   }
 

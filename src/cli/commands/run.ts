@@ -62,6 +62,37 @@ interface RunArgs extends GlobalArgs {
   useFastSolver?: boolean;
   debugValidateSolver?: boolean;
   debugValidateSolverBackend?: string;
+  // state merging (paper 001)
+  stateMerging?: string;
+  qceAlpha?: string;
+  qceBeta?: number;
+  qceKappa?: number;
+  dsmDelta?: number;
+  maxStateMultiplicity?: number;
+  debugLogMerge?: boolean;
+}
+
+/** --state-merging and the QCE/DSM parameters, checked. */
+function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
+  const kind = argv.stateMerging ?? 'none';
+  if (kind !== 'none' && kind !== 'static' && kind !== 'dynamic') throw new UsageError(`--state-merging=${kind}: expected none, static or dynamic`);
+  let alpha: number | undefined;
+  if (argv.qceAlpha !== undefined) {
+    alpha = /^(inf|infinity)$/i.test(argv.qceAlpha) ? Infinity : Number(argv.qceAlpha);
+    if (!(alpha >= 0)) throw new UsageError(`--qce-alpha=${argv.qceAlpha}: expected a number ≥ 0 or inf`);
+  }
+  if (argv.qceBeta !== undefined && !(argv.qceBeta > 0 && argv.qceBeta <= 1)) throw new UsageError(`--qce-beta=${argv.qceBeta}: expected a number in (0, 1]`);
+  if (argv.qceKappa !== undefined && !(Number.isInteger(argv.qceKappa) && argv.qceKappa >= 1)) throw new UsageError(`--qce-kappa=${argv.qceKappa}: expected an integer ≥ 1`);
+  if (argv.dsmDelta !== undefined && !(Number.isInteger(argv.dsmDelta) && argv.dsmDelta >= 1)) throw new UsageError(`--dsm-delta=${argv.dsmDelta}: expected an integer ≥ 1`);
+  return {
+    stateMerging: kind,
+    qceAlpha: alpha,
+    qceBeta: argv.qceBeta,
+    qceKappa: argv.qceKappa,
+    dsmDelta: argv.dsmDelta,
+    maxStateMultiplicity: argv.maxStateMultiplicity,
+    debugLogMerge: argv.debugLogMerge,
+  };
 }
 
 /** A --solver-backend style value, checked (and an external solver's binary located) before anything is written. */
@@ -200,6 +231,14 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .option('use-fast-solver', { type: 'boolean', describe: "tsklee's exact solver for simple queries, before the backend (default true)" })
       .option('debug-validate-solver', { type: 'boolean', describe: "cross-check every solver answer against an oracle (default: the chain's own backend)" })
       .option('debug-validate-solver-backend', { type: 'string', describe: 'the oracle of --debug-validate-solver (a --solver-backend value)' })
+      // state merging (paper 001)
+      .option('state-merging', { type: 'string', describe: 'merge states automatically: none (default), static (topological order, merge at joins), dynamic (fast-forward states about to meet a similar one)' })
+      .option('qce-alpha', { type: 'string', describe: 'query count estimation threshold α: variables whose estimated queries exceed α·Qt keep states apart (default 1e-12; inf merges all)' })
+      .option('qce-beta', { type: 'number', describe: 'QCE: probability that a branch side is feasible (default 0.8)' })
+      .option('qce-kappa', { type: 'number', describe: 'QCE: trip count assumed for loops (default 10)' })
+      .option('dsm-delta', { type: 'number', describe: 'dynamic merging: history length in basic blocks (default 8)' })
+      .option('debug-log-merge', { type: 'boolean', describe: 'log every merge and refused merge (with the reason) to messages.txt' })
+      .option('max-state-multiplicity', { type: 'number', describe: 'do not merge into states standing for more paths than this (default: no limit)' })
       .parserConfiguration({ 'populate--': true, 'parse-positional-numbers': false })
       .example('$0 run prog.bc', '')
       .example('$0 run --libc=tsklee --posix-runtime prog.bc --sym-args 0 2 4 --sym-files 1 8', '')
@@ -261,6 +300,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         checkOvershift: argv.checkOvershift,
         dumpStatesOnHalt: argv.dumpStatesOnHalt,
         useMerge: argv.useMerge,
+        ...mergingOptions(argv),
         libc,
         posixRuntime,
       };
