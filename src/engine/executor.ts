@@ -25,6 +25,7 @@ import { interpret } from './interpreter.js';
 import { closeKey, MergeGroup } from './merging/manual.js';
 import { mergeBlocker, mergeInto, type MergeCounters } from './merging/core.js';
 import type { MergePoints } from './merging/auto.js';
+import type { DsmCounters } from './searchers/dsm.js';
 import { callBindings } from './bindings.js';
 import { TestWriter, type RunOutput } from './test-output.js';
 import { libcExit, setEnviron } from './prepare/startup.js';
@@ -60,6 +61,25 @@ export interface RunSummary {
   /** Why the run stopped early, or null when every path was explored. */
   haltReason: string | null;
   elapsedMs: number;
+  /** Automatic and manual merging's statistics (null when nothing merged and merging was off). */
+  merging: MergingSummary | null;
+}
+
+export interface MergingSummary {
+  merges: number;
+  /** Registers and memory bytes that became an ite in merges. */
+  itesCreated: number;
+  /** Merges the similarity relation (QCE) refused. */
+  refusedBySimilarity: number;
+  /** States at the same location that could not merge (other objects, arrays, …). */
+  incompatible: number;
+  refusedByMultiplicity: number;
+  /** Sum of the multiplicities of the states that ended (the paths they stand for, over-estimated after splits). */
+  pathMultiplicity: number;
+  /** Dynamic merging: steps run by fast-forwarding, states fast-forwarded, of which merged. */
+  forwardSteps: number;
+  forwardedStates: number;
+  forwardedMerged: number;
 }
 
 /** `ptree`: the process tree, when the run keeps one (Executor.keepProcessTree). */
@@ -330,6 +350,7 @@ export class Executor {
       queries: this.queries,
       haltReason: this.haltReason,
       elapsedMs: Date.now() - t0,
+      merging: this.mergingSummary(),
     };
   }
 
@@ -337,6 +358,26 @@ export class Executor {
   get liveStateCount(): number {
     return this.liveStates.size;
   }
+
+  private mergingSummary(): MergingSummary | null {
+    if (this.mergePoints === null && this.mergeCounters.merges === 0) return null;
+    const mp = this.mergePoints?.counters;
+    const d = this.dsmCounters;
+    return {
+      merges: this.mergeCounters.merges,
+      itesCreated: this.mergeCounters.itesCreated,
+      refusedBySimilarity: mp?.refusedBySimilarity ?? 0,
+      incompatible: mp?.incompatible ?? 0,
+      refusedByMultiplicity: mp?.refusedByMultiplicity ?? 0,
+      pathMultiplicity: this.endedMultiplicity,
+      forwardSteps: d?.forwardSteps ?? 0,
+      forwardedStates: d?.forwardedStates ?? 0,
+      forwardedMerged: d?.forwardedMerged ?? 0,
+    };
+  }
+
+  /** Paths the ended states stood for (merged-away states excluded: their paths live on). */
+  endedMultiplicity = 0;
 
   halt(reason: string): void {
     if (this.haltReason === null) this.haltReason = reason;
@@ -364,6 +405,8 @@ export class Executor {
    */
   blockSteps = false;
   mergePoints: MergePoints | null = null;
+  /** Fast-forwarding statistics of dynamic merging (set when --state-merging=dynamic). */
+  dsmCounters: DsmCounters | null = null;
 
   /** After a step: the states that moved merge into states waiting where they arrived. */
   private mergeArrivals(current: ExecutionState | null): void {
@@ -672,11 +715,12 @@ export class Executor {
   terminateSilently(st: ExecutionState, kind: Termination = Termination.SilentExit): void {
     this.writer.exploredPaths++;
     this.events.onStateEnd?.({ stateId: st.id, testId: 0, kind });
-    this.terminate(st);
+    this.terminate(st, kind === Termination.Merge);
   }
 
-  private terminate(st: ExecutionState): void {
+  private terminate(st: ExecutionState, merged = false): void {
     if (st.status === StateStatus.Terminated) return;
+    if (!merged) this.endedMultiplicity += st.multiplicity;
     st.status = StateStatus.Terminated;
     // the states sharing its objects and frames may now write them in place
     st.addressSpace.release();

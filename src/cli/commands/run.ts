@@ -29,6 +29,7 @@ import { LIBC_CHOICES, loadProgram, RuntimeSetupError, type LibcChoice } from '.
 import type { GlobalArgs } from '../context.js';
 import { UsageError } from '../errors.js';
 import { ProgressLine } from '../progress.js';
+import { formatMergingSummary } from '../../engine/merging/summary.js';
 
 interface RunArgs extends GlobalArgs {
   input: string;
@@ -364,7 +365,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         const end = new Date();
         out.writeInfo(
           formatInfoHeader({ argv: commandLine, pid: process.pid, start, searcher: r.searcher }) +
-            formatInfoFooter({ start, end, haltReason: r.haltReason ?? undefined, done }),
+            formatInfoFooter({ start, end, haltReason: r.haltReason ?? undefined, done }) +
+            (r.merging !== null ? formatMergingSummary(r.merging) : ''),
         );
         stats.write({
           Instructions: r.instructions,
@@ -378,6 +380,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
           ...solverStatsRow(solver.stats()),
         });
         process.stderr.write(formatDoneSummary(done).replace(/^KLEE: /gm, 'tsklee: '));
+        if (r.merging !== null) process.stderr.write(formatMergingSummary(r.merging).replace(/^KLEE: /gm, 'tsklee: '));
         if (r.haltReason !== null) process.stderr.write(`tsklee: halted: ${r.haltReason}\n`);
       } finally {
         progress?.stop();

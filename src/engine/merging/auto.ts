@@ -15,9 +15,18 @@ import { mergeBlocker } from './core.js';
 /** Which states are worth merging (beyond being compatible). */
 export interface Similarity {
   similar(a: ExecutionState, b: ExecutionState): boolean;
+  /** Equal for similar states whose relevant values are all concrete (a cheap first filter). */
+  hash?(st: ExecutionState): number;
 }
 
 export const MERGE_ALWAYS: Similarity = { similar: () => true };
+
+/**
+ * At a location, a newcomer is checked against the states of its own hash first, then against
+ * at most this many others (a symbolic hot value hashes differently from a concrete one yet is
+ * similar to it): thousands of states refused at one join must not cost a check per pair.
+ */
+const OTHER_CANDIDATES = 8;
 
 export interface MergeAttemptCounters {
   /** Compatible states at the same location that the similarity relation kept apart. */
@@ -29,8 +38,9 @@ export interface MergeAttemptCounters {
 }
 
 export class MergePoints {
-  private readonly byLocation = new Map<string, Set<ExecutionState>>();
-  private readonly locationOf = new Map<ExecutionState, string>();
+  /** States standing at each location, by similarity hash. */
+  private readonly byLocation = new Map<string, Map<number, Set<ExecutionState>>>();
+  private readonly placeOf = new Map<ExecutionState, { key: string; hash: number }>();
   readonly counters: MergeAttemptCounters = { refusedBySimilarity: 0, incompatible: 0, refusedByMultiplicity: 0 };
 
   constructor(
@@ -51,51 +61,61 @@ export class MergePoints {
     if (st.status !== StateStatus.Running) return null;
     const key = locationKey(st);
     let here = this.byLocation.get(key);
-    if (here !== undefined) {
-      for (const other of here) {
-        if (other.status !== StateStatus.Running) continue;
-        if (this.maxMultiplicity > 0 && other.multiplicity + st.multiplicity > this.maxMultiplicity) {
-          this.counters.refusedByMultiplicity++;
-          this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: multiplicity limit`);
-          continue;
-        }
-        const blocker = mergeBlocker(other, st);
-        if (blocker !== null) {
-          this.counters.incompatible++;
-          this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: different ${blocker}`);
-          continue;
-        }
-        if (!this.similarity.similar(other, st)) {
-          this.counters.refusedBySimilarity++;
-          this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: a hot variable differs`);
-          continue;
-        }
-        this.log?.(`state ${st.id} merged into ${other.id} at ${key}`);
-        this.merge(other, st);
-        return other;
-      }
-    } else {
-      here = new Set();
+    if (here === undefined) {
+      here = new Map();
       this.byLocation.set(key, here);
     }
-    here.add(st);
-    this.locationOf.set(st, key);
+    const h = this.similarity.hash?.(st) ?? 0;
+    const same = here.get(h);
+    if (same !== undefined) for (const other of same) if (this.tryMerge(other, st, key)) return other;
+    let others = 0;
+    for (const [oh, states] of here) {
+      if (oh === h) continue;
+      for (const other of states) {
+        if (others++ >= OTHER_CANDIDATES) break;
+        if (this.tryMerge(other, st, key)) return other;
+      }
+      if (others >= OTHER_CANDIDATES) break;
+    }
+    let bucket = here.get(h);
+    if (bucket === undefined) here.set(h, (bucket = new Set()));
+    bucket.add(st);
+    this.placeOf.set(st, { key, hash: h });
     return null;
+  }
+
+  private tryMerge(other: ExecutionState, st: ExecutionState, key: string): boolean {
+    if (other.status !== StateStatus.Running) return false;
+    if (this.maxMultiplicity > 0 && other.multiplicity + st.multiplicity > this.maxMultiplicity) {
+      this.counters.refusedByMultiplicity++;
+      this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: multiplicity limit`);
+      return false;
+    }
+    const blocker = mergeBlocker(other, st);
+    if (blocker !== null) {
+      this.counters.incompatible++;
+      this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: different ${blocker}`);
+      return false;
+    }
+    if (!this.similarity.similar(other, st)) {
+      this.counters.refusedBySimilarity++;
+      this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: a hot variable differs`);
+      return false;
+    }
+    this.log?.(`state ${st.id} merged into ${other.id} at ${key}`);
+    this.merge(other, st);
+    return true;
   }
 
   /** The state ended or left the searcher. */
   leave(st: ExecutionState): void {
-    const key = this.locationOf.get(st);
-    if (key === undefined) return;
-    this.locationOf.delete(st);
-    const here = this.byLocation.get(key)!;
-    here.delete(st);
-    if (here.size === 0) this.byLocation.delete(key);
-  }
-
-  /** States standing at st's location besides st. */
-  othersAt(st: ExecutionState): number {
-    const key = this.locationOf.get(st);
-    return key === undefined ? 0 : this.byLocation.get(key)!.size - 1;
+    const p = this.placeOf.get(st);
+    if (p === undefined) return;
+    this.placeOf.delete(st);
+    const here = this.byLocation.get(p.key)!;
+    const bucket = here.get(p.hash)!;
+    bucket.delete(st);
+    if (bucket.size === 0) here.delete(p.hash);
+    if (here.size === 0) this.byLocation.delete(p.key);
   }
 }

@@ -19,7 +19,9 @@
 import { builder } from '../../expr/builder.js';
 import { TRUE, type Expr } from '../../expr/expr.js';
 import { ExprKind } from '../../expr/kinds.js';
-import { ConstraintSet } from '../../solver/layers/constraint-set.js';
+import type { Type } from '../../ir/types.js';
+import { livenessOf } from './liveness.js';
+import { framePc } from './location.js';
 import type { PNode } from '../../memory/pmap.js';
 import type { Executor } from '../executor.js';
 import type { ExecutionState } from '../state.js';
@@ -82,6 +84,7 @@ export function mergeBlocker(a: ExecutionState, b: ExecutionState): string | nul
 }
 
 function conjunction(cs: readonly Expr[]): Expr {
+  if (cs.length === 1) return cs[0]!;
   let e: Expr = TRUE;
   for (const c of cs) e = builder.and(e, c);
   return e;
@@ -107,26 +110,31 @@ export interface MergeCounters {
 export function mergeInto(ex: Executor, a: ExecutionState, b: ExecutionState, counters?: MergeCounters): void {
   const ca = a.constraints.toArray();
   const cb = b.constraints.toArray();
-  const inB = new Set(cb);
-  const common: Expr[] = [];
-  const onlyA: Expr[] = [];
-  for (const c of ca) (inB.has(c) ? common : onlyA).push(c);
-  const commonSet = new Set(common);
-  const onlyB = cb.filter((c) => !commonSet.has(c));
-  const condA = conjunction(onlyA);
-  const condB = conjunction(onlyB);
-  // the selector: a's values where a's suffix holds, b's elsewhere on the merged path condition
-  const sel = condA !== TRUE ? condA : condB !== TRUE ? builder.not(condB) : TRUE;
+  // states forked from one ancestor share their path condition's prefix, element for element
+  let p = 0;
+  while (p < ca.length && p < cb.length && ca[p] === cb[p]) p++;
+  const condA = conjunction(ca.slice(p));
+  const condB = conjunction(cb.slice(p));
+  // the selector is the shorter suffix (merging into an accumulating state keeps its own
+  // suffix, a growing disjunction, out of every new ite): a's values where sel holds, or b's
+  let sel: Expr = TRUE;
+  let aWhenSel = true;
+  if (condB !== TRUE && (cb.length <= ca.length || condA === TRUE)) {
+    sel = condB;
+    aWhenSel = false;
+  } else if (condA !== TRUE) sel = condA;
   let ites = 0;
   if (sel !== TRUE) {
+    const pick = (x: Val, y: Val, t: Type): Val => (aWhenSel ? selectValue(ex, a, t, sel, x, y) : selectValue(ex, a, t, sel, y, x));
     for (let i = 0; i < a.stack.length; i++) {
       const fb = b.stack[i]!;
       let fa = a.stack[i]!;
       const types = fa.kf.regTypes;
+      const live = liveRegisters(a, i);
       for (let r = 0; r < fa.regs.length; r++) {
         const va = fa.regs[r]!;
         const vb = fb.regs[r]!;
-        if (va === undefined || vb === undefined || sameVal(va, vb)) continue;
+        if (va === undefined || vb === undefined || sameVal(va, vb) || !live(r)) continue;
         const t = types[r];
         if (t === null || t === undefined) continue;
         if (fa.shares > 1) {
@@ -134,18 +142,15 @@ export function mergeInto(ex: Executor, a: ExecutionState, b: ExecutionState, co
           fa = fa.clone();
           a.stack[i] = fa;
         }
-        fa.regs[r] = selectValue(ex, a, t, sel, va, vb);
+        fa.regs[r] = pick(va, vb, t);
         ites++;
       }
     }
-    ites += mergeMemory(a, b, sel);
-    a.console = mergeConsole(sel, a.console, b.console);
+    ites += mergeMemory(a, b, (x, y) => (aWhenSel ? builder.select(sel, x, y) : builder.select(sel, y, x)));
+    a.console = aWhenSel ? mergeConsole(sel, a.console, b.console) : mergeConsole(sel, b.console, a.console);
   }
-  const merged = new ConstraintSet({ rewriteEqualities: a.constraints.rewriteEqualities });
-  for (const c of common) merged.add(c);
   const either = builder.or(condA, condB);
-  if (either.kind !== ExprKind.Constant) merged.add(either);
-  a.constraints = merged;
+  a.constraints = a.constraints.prefixThen(p, either.kind === ExprKind.Constant ? null : either);
   // the allocator continues past everything either path allocated
   a.allocator.heap = Math.max(a.allocator.heap, b.allocator.heap);
   a.allocator.stack = Math.max(a.allocator.stack, b.allocator.stack);
@@ -157,15 +162,30 @@ export function mergeInto(ex: Executor, a: ExecutionState, b: ExecutionState, co
   a.queryCostMs += b.queryCostMs;
   a.multiplicity += b.multiplicity;
   a.forkDisabled = a.forkDisabled && b.forkDisabled;
-  for (const p of b.cexPreferences) if (!a.cexPreferences.includes(p)) a.cexPreferences.push(p);
+  for (const c of b.cexPreferences) if (!a.cexPreferences.includes(c)) a.cexPreferences.push(c);
   if (counters !== undefined) {
     counters.merges++;
     counters.itesCreated += ites;
   }
 }
 
-/** Differing bytes of the objects both states bind become ites in a's copy. */
-function mergeMemory(a: ExecutionState, b: ExecutionState, sel: Expr): number {
+/**
+ * Which registers of frame i may still be read: at the top frame's pc, and for a frame waiting
+ * in a call at the instruction after it (the call's own result is written on return: dead).
+ * Dead registers need no ite when states merge.
+ */
+function liveRegisters(st: ExecutionState, i: number): (r: number) => boolean {
+  const f = st.stack[i]!;
+  const top = i === st.stack.length - 1;
+  const pc = top ? st.pc : framePc(st, i) + 1;
+  if (pc >= f.kf.insts.length) return () => true;
+  const live = livenessOf(f.kf).liveAt(pc);
+  const dest = top ? -1 : (f.kf.insts[pc - 1]?.dest ?? -1);
+  return (r) => r !== dest && live.has(r);
+}
+
+/** Differing bytes of the objects both states bind become ites (`choose(a's, b's)`) in a's copy. */
+function mergeMemory(a: ExecutionState, b: ExecutionState, choose: (x: Expr, y: Expr) => Expr): number {
   let ites = 0;
   const nb = b.addressSpace.bindings();
   const na = a.addressSpace.bindings();
@@ -183,7 +203,7 @@ function mergeMemory(a: ExecutionState, b: ExecutionState, sel: Expr): number {
       w ??= a.addressSpace.writeableOf(x.mo)!;
       const pe = typeof p === 'number' ? builder.constant(p, 8) : p;
       const qe = typeof q === 'number' ? builder.constant(q, 8) : q;
-      w.write8(i, builder.select(sel, pe, qe));
+      w.write8(i, choose(pe, qe));
       ites++;
     }
   }

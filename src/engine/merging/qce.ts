@@ -60,6 +60,8 @@ export class FunctionQce {
   /** Each block's queries in instruction order: pc and counts. */
   private readonly sitesOf: { pc: number; c: Counts }[][] = [];
   private readonly atPc = new Map<number, Counts>();
+  /** Variables the returned value depends on (their later uses are the caller's). */
+  readonly returnDeps = new Set<number>();
 
   constructor(
     readonly kf: KFunction,
@@ -219,6 +221,13 @@ export class FunctionQce {
       closures.set(start, c);
       return c;
     };
+    for (const bb of fn.blocks) {
+      const t = bb.terminator;
+      if (t?.opcode === Opcode.Ret && t.ops.length > 0) {
+        const r = reg(t.ops[0]!);
+        if (r >= 0) for (const v of closure(r)) this.returnDeps.add(v);
+      }
+    }
     const local: Counts[] = [];
     fn.blocks.forEach((_bb, b) => {
       const sites: { pc: number; c: Counts }[] = [];

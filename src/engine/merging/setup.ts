@@ -9,7 +9,8 @@ import type { LocationOracle, Searcher } from '../searchers/searcher.js';
 import { TopologicalSearcher } from '../searchers/topological.js';
 import { mergeInto } from './core.js';
 import { MERGE_ALWAYS, MergePoints, type Similarity } from './auto.js';
-import { topoPosition } from './location.js';
+import { locationKey, topoPosition } from './location.js';
+import { DynamicMergingSearcher } from '../searchers/dsm.js';
 import { QceAnalysis } from './qce.js';
 import { QceSimilarity } from './similarity.js';
 
@@ -18,22 +19,35 @@ export interface MergingSetup {
   searcher(base: () => Searcher<ExecutionState>): Searcher<ExecutionState>;
 }
 
-export const LOCATION_ORACLE: LocationOracle<ExecutionState> = { topologicalPosition: topoPosition };
-
 export function setUpStateMerging(ex: Executor): MergingSetup {
   const kind = ex.opts.stateMerging;
   if (kind === 'none') return { searcher: (base) => base() };
   const o = ex.opts;
-  const similarity: Similarity = o.qceAlpha === Infinity ? MERGE_ALWAYS : new QceSimilarity(ex, new QceAnalysis(ex.km, { alpha: o.qceAlpha, beta: o.qceBeta, kappa: o.qceKappa }));
+  const qce = o.qceAlpha === Infinity ? null : new QceSimilarity(ex, new QceAnalysis(ex.km, { alpha: o.qceAlpha, beta: o.qceBeta, kappa: o.qceKappa }));
+  const similarity: Similarity = qce ?? MERGE_ALWAYS;
+  const mergedAway = new WeakSet<ExecutionState>();
+  const oracle: LocationOracle<ExecutionState> = {
+    topologicalPosition: topoPosition,
+    // a structural fingerprint keeps states that can never merge (other objects, arrays) apart
+    similarityKey: (st) => `${locationKey(st)}#${st.addressSpace.size}:${st.symbolics.length}#${qce === null ? 0 : qce.hash(st)}`,
+    endedByMerge: (st) => mergedAway.has(st),
+  };
   ex.blockSteps = true;
-  ex.mergePoints = new MergePoints(similarity, (a, b) => mergeInto(ex, a, b, ex.mergeCounters), ex.opts.maxStateMultiplicity, o.debugLogMerge ? (l) => ex.message(l) : null);
+  ex.mergePoints = new MergePoints(
+    similarity,
+    (a, b) => {
+      mergeInto(ex, a, b, ex.mergeCounters);
+      mergedAway.add(b);
+    }, ex.opts.maxStateMultiplicity, o.debugLogMerge ? (l) => ex.message(l) : null);
   return {
     searcher: (base) => {
       if (kind === 'static') {
         if (ex.opts.search.length > 0) ex.warning('--state-merging=static runs states in topological order: --search is ignored');
-        return new TopologicalSearcher(LOCATION_ORACLE);
+        return new TopologicalSearcher(oracle);
       }
-      return base();
+      const dsm = new DynamicMergingSearcher(base(), oracle, o.dsmDelta);
+      ex.dsmCounters = dsm.counters;
+      return dsm;
     },
   };
 }

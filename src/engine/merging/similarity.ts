@@ -60,15 +60,27 @@ export class QceSimilarity implements Similarity {
     }
     const threshold = this.analysis.params.alpha * qt;
     h = [];
-    for (const { frame, fq, pc } of frames) {
+    // what the caller will do with a frame's return value: its count at the return site
+    let returned = 0;
+    for (let i = 0; i < frames.length; i++) {
+      const { frame, fq, pc } = frames[i]!;
+      const callerReturned = returned;
+      returned = 0;
       if (fq === null || pc >= fq.kf.insts.length) continue;
+      const counts = fq.countsAt(pc);
+      if (i + 1 < frames.length) {
+        const dest = fq.kf.insts[pc - 1]?.dest ?? -1; // the call this frame waits in
+        if (dest >= 0) returned = counts.get(dest) + (fq.returnDeps.has(dest) ? callerReturned : 0);
+      }
       const live = livenessOf(fq.kf).liveAt(pc);
       const vars: number[] = [];
-      for (const [v, q] of fq.countsAt(pc).add) {
-        if (!(q > threshold)) continue;
-        if (!fq.isCell(v) && !live.has(v)) continue;
+      const consider = (v: number, q: number): void => {
+        if (!(q > threshold)) return;
+        if (!fq.isCell(v) && !live.has(v)) return;
         vars.push(v);
-      }
+      };
+      for (const [v, q] of counts.add) consider(v, q + (callerReturned > 0 && fq.returnDeps.has(v) ? callerReturned : 0));
+      if (callerReturned > 0) for (const v of fq.returnDeps) if (!counts.add.has(v)) consider(v, callerReturned);
       vars.sort((a, b) => a - b);
       h.push({ frame, fq, vars });
     }

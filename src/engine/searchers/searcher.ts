@@ -38,6 +38,14 @@ export interface LocationOracle<S extends SearchableState> {
    * prefix first; see comparePositions). Valid until the state runs again.
    */
   topologicalPosition(s: S): readonly number[];
+  /**
+   * Where the state stands and what its hot variables hold (DSM's history entries, paper 001
+   * §4.3): equal for two states at the same instruction of the same call stack whose hot
+   * variables are equal or symbolic alike.
+   */
+  similarityKey(s: S): string;
+  /** Whether the state just ended by merging into another (DSM's success statistics). */
+  endedByMerge(s: S): boolean;
 }
 
 /** Lexicographic order of topological positions; a prefix (a state not yet in a call) comes first. */
