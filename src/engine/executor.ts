@@ -63,6 +63,9 @@ export interface RunSummary {
   elapsedMs: number;
   /** Automatic and manual merging's statistics (null when nothing merged and merging was off). */
   merging: MergingSummary | null;
+  /** Instructions executed at least once, and all the program's instructions (runtime included). */
+  coveredInstructions: number;
+  totalInstructions: number;
 }
 
 export interface MergingSummary {
@@ -351,6 +354,8 @@ export class Executor {
       haltReason: this.haltReason,
       elapsedMs: Date.now() - t0,
       merging: this.mergingSummary(),
+      coveredInstructions: this.coveredCount,
+      totalInstructions: this.km.instructions.length,
     };
   }
 

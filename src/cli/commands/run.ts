@@ -366,7 +366,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         out.writeInfo(
           formatInfoHeader({ argv: commandLine, pid: process.pid, start, searcher: r.searcher }) +
             formatInfoFooter({ start, end, haltReason: r.haltReason ?? undefined, done }) +
-            (r.merging !== null ? formatMergingSummary(r.merging) : ''),
+            (r.merging !== null ? formatMergingSummary(r.merging) : '') +
+            `KLEE: done: covered instructions = ${r.coveredInstructions} of ${r.totalInstructions}\n`,
         );
         stats.write({
           Instructions: r.instructions,

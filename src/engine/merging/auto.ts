@@ -15,7 +15,11 @@ import { mergeBlocker } from './core.js';
 /** Which states are worth merging (beyond being compatible). */
 export interface Similarity {
   similar(a: ExecutionState, b: ExecutionState): boolean;
-  /** Equal for similar states whose relevant values are all concrete (a cheap first filter). */
+  /**
+   * Equal for similar states whose relevant values are all concrete (a cheap first filter);
+   * the lowest bit set when a relevant value is symbolic (states of different hashes can be
+   * similar only if one of them has it set).
+   */
   hash?(st: ExecutionState): number;
 }
 
@@ -70,7 +74,7 @@ export class MergePoints {
     if (same !== undefined) for (const other of same) if (this.tryMerge(other, st, key)) return other;
     let others = 0;
     for (const [oh, states] of here) {
-      if (oh === h) continue;
+      if (oh === h || ((oh | h) & 1) === 0) continue;
       for (const other of states) {
         if (others++ >= OTHER_CANDIDATES) break;
         if (this.tryMerge(other, st, key)) return other;

@@ -109,8 +109,13 @@ export class QceSimilarity implements Similarity {
     return true;
   }
 
-  /** DSM's h over the hot variables: equal for similar states with no symbolic hot variable. */
+  /**
+   * DSM's h over the hot variables: equal for similar states with no symbolic hot variable.
+   * The lowest bit says whether a hot variable was symbolic (only then can a state of another
+   * hash be similar).
+   */
   hash(st: ExecutionState): number {
+    let star = 0;
     let h = 0x811c9dc5;
     const mix = (s: string): void => {
       for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
@@ -119,10 +124,11 @@ export class QceSimilarity implements Similarity {
     for (const { frame, fq, vars } of hot) {
       for (const v of vars) {
         const x = this.observe(st, frame, fq, v);
+        if (x === SYMBOLIC) star = 1;
         mix(`${v}=${x === SYMBOLIC ? '*' : x === ABSENT ? '-' : String(x)};`);
       }
     }
-    return h >>> 0;
+    return ((h & ~1) | star) >>> 0;
   }
 
   private observe(st: ExecutionState, frame: number, fq: FunctionQce, v: number): Observed {
