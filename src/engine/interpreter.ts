@@ -55,6 +55,7 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
       // KLEE's convention: 0 until the state covers something new, then 1 and counting.
       ex.coveredCount++;
       st.coveredNew = true;
+      st.coveredSinceMerge = true;
       st.instsSinceCovNew = 1 - n;
     }
     switch (ki.op) {

@@ -74,6 +74,8 @@ export class ExecutionState implements SearchableState {
   ptreeNode: PTreeNode | null = null;
   /** Covered an instruction no state had executed before (--only-output-states-covering-new). */
   coveredNew = false;
+  /** Covered new code since it was created or last merged (a merge then keeps a witness of its path). */
+  coveredSinceMerge = false;
   status = StateStatus.Running;
   /** Index in the top frame's instructions of the next instruction. */
   pc = 0;
@@ -97,6 +99,12 @@ export class ExecutionState implements SearchableState {
   pendingError: PendingError | null = null;
   /** Open merge regions, innermost last (klee_open_merge). */
   openMergeStack: MergeGroup[];
+  /**
+   * Conditions selecting the paths merged into this state that covered new code (merge
+   * core): when the state ends, each still feasible one gets a test of its own, so merging
+   * keeps the coverage of the tests (a merged state's own test follows one of its paths).
+   */
+  witnesses: Expr[];
   /** Next object of the test being replayed (EngineOptions.replay). */
   replayPosition = 0;
   /** What main returned or exit() was given (undefined if neither happened yet). */
@@ -121,12 +129,14 @@ export class ExecutionState implements SearchableState {
       this.entryQueue = [];
       this.argvObjects = [];
       this.openMergeStack = [];
+      this.witnesses = [];
     } else {
       this.symbolics = parent.symbolics.slice();
       this.cexPreferences = parent.cexPreferences.slice();
       this.entryQueue = parent.entryQueue.slice();
       this.argvObjects = parent.argvObjects;
       this.openMergeStack = parent.openMergeStack.slice();
+      this.witnesses = parent.witnesses.slice();
     }
   }
 

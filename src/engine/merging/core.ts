@@ -96,6 +96,9 @@ function mergeConsole(cond: Expr, a: ConsoleChunk | null, b: ConsoleChunk | null
   return { fd: 1, bytes: [], prev: null, choice: { cond, then: a, else: b } };
 }
 
+/** Witness conditions a state keeps at most (each costs a query and a test when it ends). */
+const MAX_WITNESSES = 64;
+
 /** Counters of what merges did (run statistics). */
 export interface MergeCounters {
   merges: number;
@@ -149,6 +152,15 @@ export function mergeInto(ex: Executor, a: ExecutionState, b: ExecutionState, co
     ites += mergeMemory(a, b, (x, y) => (aWhenSel ? builder.select(sel, x, y) : builder.select(sel, y, x)));
     a.console = aWhenSel ? mergeConsole(sel, a.console, b.console) : mergeConsole(sel, b.console, a.console);
   }
+  // the paths of each side that covered new code keep a test of their own (state.witnesses)
+  const witnesses: Expr[] = [];
+  for (const [st, cond] of [[a, condA], [b, condB]] as const) {
+    if (cond === TRUE) continue;
+    if (st.coveredSinceMerge && !st.witnesses.includes(cond)) witnesses.push(cond);
+    // a witness inherited from a common ancestor is a's already
+    for (const w of st === a ? [] : st.witnesses) if (!a.witnesses.includes(w)) witnesses.push(builder.and(cond, w));
+  }
+  for (const w of witnesses) if (w !== TRUE && w.kind !== ExprKind.Constant && a.witnesses.length < MAX_WITNESSES) a.witnesses.push(w);
   const either = builder.or(condA, condB);
   a.constraints = a.constraints.prefixThen(p, either.kind === ExprKind.Constant ? null : either);
   // the allocator continues past everything either path allocated
@@ -158,6 +170,7 @@ export function mergeInto(ex: Executor, a: ExecutionState, b: ExecutionState, co
   a.allocator.allocatedBytes = Math.max(a.allocator.allocatedBytes, b.allocator.allocatedBytes);
   a.depth = Math.max(a.depth, b.depth);
   a.coveredNew = a.coveredNew || b.coveredNew;
+  a.coveredSinceMerge = false;
   a.instsSinceCovNew = Math.min(a.instsSinceCovNew, b.instsSinceCovNew);
   a.queryCostMs += b.queryCostMs;
   a.multiplicity += b.multiplicity;
