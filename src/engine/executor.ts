@@ -47,6 +47,8 @@ export interface StateEndInfo {
   kind: Termination;
   message?: string;
   exitValue?: Val;
+  /** A further test of a merged state, following one of the paths merged into it (state.witnesses). */
+  witness?: boolean;
 }
 
 export interface RunSummary {

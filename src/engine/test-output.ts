@@ -81,14 +81,14 @@ export class TestWriter {
     this.exploredPaths++;
     const id = this.shouldWriteTest(st) ? this.processTestCase(st, {}, true) : 0;
     this.ex.events.onStateEnd?.({ stateId: st.id, testId: id, kind: Termination.Exit, exitValue: st.exitValue });
-    if (id !== 0) this.witnessTests(st, () => ({}), true);
+    if (id !== 0) this.witnessTests(st, () => ({}), true, Termination.Exit);
   }
 
   onEarly(st: ExecutionState, message: string, kind: Termination): void {
     this.exploredPaths++;
     const id = this.shouldWriteTest(st) ? this.processTestCase(st, { early: `${message}\n` }) : 0;
     this.ex.events.onStateEnd?.({ stateId: st.id, testId: id, kind, message });
-    if (id !== 0) this.witnessTests(st, () => ({ early: `${message}\n` }), false);
+    if (id !== 0) this.witnessTests(st, () => ({ early: `${message}\n` }), false, kind, message);
   }
 
   /** The inputs of the test written last. */
@@ -102,7 +102,7 @@ export class TestWriter {
    * path that covered new code) the state's end still allows gets a test following it. Its
    * outcome (exit status, console) is the merged state's, evaluated under its own inputs.
    */
-  private witnessTests(st: ExecutionState, extras: () => WriteTestExtras, exited: boolean): void {
+  private witnessTests(st: ExecutionState, extras: () => WriteTestExtras, exited: boolean, kind: Termination, message?: string): void {
     if (st.witnesses.length === 0) return;
     // a witness some test of this state already follows needs none of its own
     const models: Evaluator[] = [];
@@ -124,8 +124,9 @@ export class TestWriter {
       }
       if (!ok) continue;
       this.ex.queries++;
-      this.processTestCase(st, extras(), exited, w);
+      const id = this.processTestCase(st, extras(), exited, w);
       this.witnessTestCount++;
+      this.ex.events.onStateEnd?.({ stateId: st.id, testId: id, kind, message, exitValue: exited ? st.exitValue : undefined, witness: true });
       addModel(this.lastKTest);
     }
   }
