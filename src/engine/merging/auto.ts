@@ -74,7 +74,12 @@ export class MergePoints {
     if (same !== undefined) for (const other of same) if (this.tryMerge(other, st, key)) return other;
     let others = 0;
     for (const [oh, states] of here) {
-      if (oh === h || ((oh | h) & 1) === 0) continue;
+      if (oh === h) continue;
+      if (((oh | h) & 1) === 0) {
+        // other concrete values of a hot variable: not similar, no check needed
+        this.counters.refusedBySimilarity += states.size;
+        continue;
+      }
       for (const other of states) {
         if (others++ >= OTHER_CANDIDATES) break;
         if (this.tryMerge(other, st, key)) return other;
