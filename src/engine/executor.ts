@@ -23,7 +23,7 @@ import { Msg, StateAbort, Termination } from './errors.js';
 import { fromExpr, toExpr, type Scalar, type Val } from './values.js';
 import { interpret } from './interpreter.js';
 import { closeKey, MergeGroup } from './merging/manual.js';
-import { mergeBlocker, mergeInto, type MergeCounters } from './merging/core.js';
+import { mergeBlocker, mergeInto, type MergeCounters, type WitnessEvents } from './merging/core.js';
 import type { MergePoints } from './merging/auto.js';
 import type { DsmCounters } from './searchers/dsm.js';
 import { callBindings } from './bindings.js';
@@ -774,7 +774,7 @@ export class Executor {
     let mergedInto: ExecutionState | null = null;
     for (const other of list) {
       if (mergeBlocker(other, st) === null) {
-        mergeInto(this, other, st, this.mergeCounters);
+        mergeInto(this, other, st, this.mergeCounters, this.witnessEvents);
         mergedInto = other;
         break;
       }
@@ -793,6 +793,8 @@ export class Executor {
 
   /** What merging did in this run (manual and automatic merges alike). */
   readonly mergeCounters: MergeCounters = { merges: 0, itesCreated: 0 };
+  /** Witness tests of merged states (merging/core.ts, test-output.ts). */
+  readonly witnessEvents: WitnessEvents = { next: 1, done: new Set() };
 
   get mergedStates(): number {
     return this.mergeCounters.merges;

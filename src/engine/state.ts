@@ -48,6 +48,16 @@ export class StackFrame {
   }
 }
 
+/**
+ * A path merged into a state that covered new code (merging/core.ts): `cond` selects it within
+ * the state's path condition; `event` names the coverage it stands for (one test per event
+ * is enough, whichever state writes it).
+ */
+export interface Witness {
+  readonly event: number;
+  readonly cond: Expr;
+}
+
 export interface SymbolicObject {
   mo: MemoryObject;
   array: ExprArray;
@@ -104,7 +114,7 @@ export class ExecutionState implements SearchableState {
    * core): when the state ends, each still feasible one gets a test of its own, so merging
    * keeps the coverage of the tests (a merged state's own test follows one of its paths).
    */
-  witnesses: Expr[];
+  witnesses: Witness[];
   /** Next object of the test being replayed (EngineOptions.replay). */
   replayPosition = 0;
   /** What main returned or exit() was given (undefined if neither happened yet). */

@@ -104,29 +104,31 @@ export class TestWriter {
    */
   private witnessTests(st: ExecutionState, extras: () => WriteTestExtras, exited: boolean, kind: Termination, message?: string): void {
     if (st.witnesses.length === 0) return;
-    // a witness some test of this state already follows needs none of its own
-    const models: Evaluator[] = [];
+    const done = this.ex.witnessEvents.done;
+    // a witness some test already follows needs none of its own
     const addModel = (k: KTest | null): void => {
       if (k === null) return;
       const m = new Map<ExprArray, Uint8Array>();
       st.symbolics.forEach((s, i) => m.set(s.array, k.objects[i]!.bytes));
-      models.push(new Evaluator(m));
+      const ev = new Evaluator(m);
+      for (const w of st.witnesses) if (!done.has(w.event) && ev.isTrue(w.cond)) done.add(w.event);
     };
     addModel(this.lastKTest);
     for (const w of st.witnesses) {
-      if (models.some((m) => m.isTrue(w))) continue;
+      if (done.has(w.event)) continue;
       let ok: boolean;
       try {
-        ok = !this.ex.solver.computeTruth({ constraints: st.constraints.toArray(), expr: builder.not(w) });
+        ok = !this.ex.solver.computeTruth({ constraints: st.constraints.toArray(), expr: builder.not(w.cond) });
       } catch (e) {
         if (!isSolverFailure(e)) throw e;
         continue;
       }
-      if (!ok) continue;
       this.ex.queries++;
-      const id = this.processTestCase(st, extras(), exited, w);
+      if (!ok) continue; // this state's end excludes it: another state may still follow it
+      const id = this.processTestCase(st, extras(), exited, w.cond);
       this.witnessTestCount++;
       this.ex.events.onStateEnd?.({ stateId: st.id, testId: id, kind, message, exitValue: exited ? st.exitValue : undefined, witness: true });
+      done.add(w.event);
       addModel(this.lastKTest);
     }
   }

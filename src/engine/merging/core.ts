@@ -99,6 +99,12 @@ function mergeConsole(cond: Expr, a: ConsoleChunk | null, b: ConsoleChunk | null
 /** Witness conditions a state keeps at most (each costs a query and a test when it ends). */
 const MAX_WITNESSES = 64;
 
+/** Coverage events of merged-in paths: the next number, and those some test already follows. */
+export interface WitnessEvents {
+  next: number;
+  readonly done: Set<number>;
+}
+
 /** Counters of what merges did (run statistics). */
 export interface MergeCounters {
   merges: number;
@@ -110,7 +116,7 @@ export interface MergeCounters {
  * Merge b into a, which then stands for both paths; b must be ended by the caller (it is
  * left untouched). Call only when mergeBlocker(a, b) is null.
  */
-export function mergeInto(ex: Executor, a: ExecutionState, b: ExecutionState, counters?: MergeCounters): void {
+export function mergeInto(ex: Executor, a: ExecutionState, b: ExecutionState, counters?: MergeCounters, witnesses?: WitnessEvents): void {
   const ca = a.constraints.toArray();
   const cb = b.constraints.toArray();
   // states forked from one ancestor share their path condition's prefix, element for element
@@ -153,14 +159,19 @@ export function mergeInto(ex: Executor, a: ExecutionState, b: ExecutionState, co
     a.console = aWhenSel ? mergeConsole(sel, a.console, b.console) : mergeConsole(sel, b.console, a.console);
   }
   // the paths of each side that covered new code keep a test of their own (state.witnesses)
-  const witnesses: Expr[] = [];
-  for (const [st, cond] of [[a, condA], [b, condB]] as const) {
-    if (cond === TRUE) continue;
-    if (st.coveredSinceMerge && !st.witnesses.includes(cond)) witnesses.push(cond);
-    // a witness inherited from a common ancestor is a's already
-    for (const w of st === a ? [] : st.witnesses) if (!a.witnesses.includes(w)) witnesses.push(builder.and(cond, w));
+  if (witnesses !== undefined) {
+    const have = new Set(a.witnesses.map((w) => w.event));
+    const add = (event: number, cond: Expr): void => {
+      if (have.has(event) || witnesses.done.has(event) || cond.kind === ExprKind.Constant || a.witnesses.length >= MAX_WITNESSES) return;
+      have.add(event);
+      a.witnesses.push({ event, cond });
+    };
+    for (const [st, cond] of [[a, condA], [b, condB]] as const) {
+      if (cond === TRUE) continue;
+      if (st.coveredSinceMerge) add(witnesses.next++, cond);
+    }
+    if (condB !== TRUE) for (const w of b.witnesses) add(w.event, builder.and(condB, w.cond));
   }
-  for (const w of witnesses) if (w !== TRUE && w.kind !== ExprKind.Constant && a.witnesses.length < MAX_WITNESSES) a.witnesses.push(w);
   const either = builder.or(condA, condB);
   a.constraints = a.constraints.prefixThen(p, either.kind === ExprKind.Constant ? null : either);
   // the allocator continues past everything either path allocated
