@@ -9,6 +9,7 @@ import { Executor, type ExploreEvents, type RunSummary } from './executor.js';
 import { CallPathCounts, CoverageTracker } from './coverage.js';
 import { MemoryOutput, type RunOutput } from './test-output.js';
 import { resolveOptions, type EngineOptions } from './options.js';
+import { setUpStateMerging } from './merging/setup.js';
 
 export interface ExploreSetup {
   /** Where tests go (default: kept in memory, see MemoryOutput). */
@@ -45,8 +46,9 @@ export async function explore(module: Module, options: Partial<EngineOptions> = 
     ex.keepProcessTree = searchRequiresPTree(names);
     let name = '';
     setup.onStart?.(ex);
+    const merging = setUpStateMerging(ex);
     const summary = await ex.run((ptree, rng) => {
-      const s = createSearcher(names, { rng, ptree, oracle });
+      const s = merging.searcher(() => createSearcher(names, { rng, ptree, oracle }));
       name = s.name;
       return s;
     }, setup.shouldStop);

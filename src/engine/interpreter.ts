@@ -36,8 +36,10 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
   let pc = st.pc;
   const covered = ex.covered;
   const callPaths = ex.callPaths;
+  const blockSteps = ex.blockSteps;
   const as = st.addressSpace;
   let n = 0;
+  st.yieldStep = false; // a request left from the step that forked this state
   /** n when the current frame's stretch began (for callPaths). */
   let stretchStart = 0;
   if (st.pendingError !== null) {
@@ -53,6 +55,7 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
       // KLEE's convention: 0 until the state covers something new, then 1 and counting.
       ex.coveredCount++;
       st.coveredNew = true;
+      st.coveredSinceMerge = true;
       st.instsSinceCovNew = 1 - n;
     }
     switch (ki.op) {
@@ -289,6 +292,12 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
           n += e.phiDst.length;
         }
         pc = e.pc;
+        if (blockSteps) {
+          // merging: the searcher decides at every block entry (the state may merge there)
+          st.pc = pc;
+          if (callPaths !== null) callPaths.addInstructions(st, n - stretchStart);
+          return n;
+        }
         continue;
       }
       case Op.CondBr: {
@@ -300,6 +309,12 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
             n += e.phiDst.length;
           }
           pc = e.pc;
+          if (blockSteps) {
+            // merging: the searcher decides at every block entry (the state may merge there)
+            st.pc = pc;
+            if (callPaths !== null) callPaths.addInstructions(st, n - stretchStart);
+            return n;
+          }
           continue;
         }
         break;

@@ -28,6 +28,7 @@ import { LIBC_CHOICES, loadProgram, RuntimeSetupError, type LibcChoice } from '.
 import type { GlobalArgs } from '../context.js';
 import { UsageError } from '../errors.js';
 import { ProgressLine } from '../progress.js';
+import { formatMergingSummary } from '../../engine/merging/summary.js';
 
 interface RunArgs extends GlobalArgs {
   input: string;
@@ -65,6 +66,14 @@ interface RunArgs extends GlobalArgs {
   arrayAxioms?: string;
   arrayAxiomGeneration?: string;
   ilpPrecheck?: boolean;
+  // state merging (paper 001)
+  stateMerging?: string;
+  qceAlpha?: string;
+  qceBeta?: number;
+  qceKappa?: number;
+  dsmDelta?: number;
+  maxStateMultiplicity?: number;
+  debugLogMerge?: boolean;
 }
 
 const ARRAY_ENCODINGS = ['backend', 'axioms'] as const;
@@ -76,6 +85,29 @@ function choice<T extends string>(v: string | undefined, choices: readonly T[], 
   if (v === undefined) return undefined;
   if (!(choices as readonly string[]).includes(v)) throw new UsageError(`--${option}=${v}: expected one of ${choices.join(', ')}`);
   return v as T;
+}
+
+/** --state-merging and the QCE/DSM parameters, checked. */
+function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
+  const kind = argv.stateMerging ?? 'none';
+  if (kind !== 'none' && kind !== 'static' && kind !== 'dynamic') throw new UsageError(`--state-merging=${kind}: expected none, static or dynamic`);
+  let alpha: number | undefined;
+  if (argv.qceAlpha !== undefined) {
+    alpha = /^(inf|infinity)$/i.test(argv.qceAlpha) ? Infinity : Number(argv.qceAlpha);
+    if (!(alpha >= 0)) throw new UsageError(`--qce-alpha=${argv.qceAlpha}: expected a number ≥ 0 or inf`);
+  }
+  if (argv.qceBeta !== undefined && !(argv.qceBeta > 0 && argv.qceBeta <= 1)) throw new UsageError(`--qce-beta=${argv.qceBeta}: expected a number in (0, 1]`);
+  if (argv.qceKappa !== undefined && !(Number.isInteger(argv.qceKappa) && argv.qceKappa >= 1)) throw new UsageError(`--qce-kappa=${argv.qceKappa}: expected an integer ≥ 1`);
+  if (argv.dsmDelta !== undefined && !(Number.isInteger(argv.dsmDelta) && argv.dsmDelta >= 1)) throw new UsageError(`--dsm-delta=${argv.dsmDelta}: expected an integer ≥ 1`);
+  return {
+    stateMerging: kind,
+    qceAlpha: alpha,
+    qceBeta: argv.qceBeta,
+    qceKappa: argv.qceKappa,
+    dsmDelta: argv.dsmDelta,
+    maxStateMultiplicity: argv.maxStateMultiplicity,
+    debugLogMerge: argv.debugLogMerge,
+  };
 }
 
 /** A --solver-backend style value, checked (and an external solver's binary located) before anything is written. */
@@ -198,6 +230,14 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .option('array-axiom-generation', { type: 'string', describe: "with --array-encoding=axioms: lazy (CEGAR, default) or eager" })
       .option('ilp-precheck', { type: 'boolean', describe: 'answer array queries UNSAT by an ILP over linearised constraints before the solver (HiGHS; proofs checked exactly)' })
       .option('debug-validate-solver-backend', { type: 'string', describe: 'the oracle of --debug-validate-solver (a --solver-backend value)' })
+      // state merging (paper 001)
+      .option('state-merging', { type: 'string', describe: 'merge states automatically: none (default), static (topological order, merge at joins), dynamic (fast-forward states about to meet a similar one)' })
+      .option('qce-alpha', { type: 'string', describe: 'query count estimation threshold α: variables whose estimated queries exceed α·Qt keep states apart (default 1e-12; inf merges all)' })
+      .option('qce-beta', { type: 'number', describe: 'QCE: probability that a branch side is feasible (default 0.8)' })
+      .option('qce-kappa', { type: 'number', describe: 'QCE: trip count assumed for loops (default 10)' })
+      .option('dsm-delta', { type: 'number', describe: 'dynamic merging: history length in basic blocks (default 8)' })
+      .option('debug-log-merge', { type: 'boolean', describe: 'log every merge and refused merge (with the reason) to messages.txt' })
+      .option('max-state-multiplicity', { type: 'number', describe: 'do not merge into states standing for more paths than this (default: no limit)' })
       .parserConfiguration({ 'populate--': true, 'parse-positional-numbers': false })
       .example('$0 run prog.bc', '')
       .example('$0 run --libc=tsklee --posix-runtime prog.bc --sym-args 0 2 4 --sym-files 1 8', '')
@@ -263,6 +303,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         checkOvershift: argv.checkOvershift,
         dumpStatesOnHalt: argv.dumpStatesOnHalt,
         useMerge: argv.useMerge,
+        ...mergingOptions(argv),
         libc,
         posixRuntime,
       };
@@ -327,7 +368,9 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         const end = new Date();
         out.writeInfo(
           formatInfoHeader({ argv: commandLine, pid: process.pid, start, searcher: r.searcher }) +
-            formatInfoFooter({ start, end, haltReason: r.haltReason ?? undefined, done }),
+            formatInfoFooter({ start, end, haltReason: r.haltReason ?? undefined, done }) +
+            (r.merging !== null ? formatMergingSummary(r.merging) : '') +
+            `KLEE: done: covered instructions = ${r.coveredInstructions} of ${r.totalInstructions}\n`,
         );
         stats.write({
           Instructions: r.instructions,
@@ -341,6 +384,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
           ...solverStatsRow(solver.stats()),
         });
         process.stderr.write(formatDoneSummary(done).replace(/^KLEE: /gm, 'tsklee: '));
+        if (r.merging !== null) process.stderr.write(formatMergingSummary(r.merging).replace(/^KLEE: /gm, 'tsklee: '));
         if (r.haltReason !== null) process.stderr.write(`tsklee: halted: ${r.haltReason}\n`);
       } finally {
         progress?.stop();
