@@ -85,6 +85,8 @@ export interface MergingSummary {
   forwardSteps: number;
   forwardedStates: number;
   forwardedMerged: number;
+  /** Queries of merged states (multiplicity > 1): the ones that carry disjunctions and ites. */
+  mergedStateQueries: number;
 }
 
 /** `ptree`: the process tree, when the run keeps one (Executor.keepProcessTree). */
@@ -380,8 +382,12 @@ export class Executor {
       forwardSteps: d?.forwardSteps ?? 0,
       forwardedStates: d?.forwardedStates ?? 0,
       forwardedMerged: d?.forwardedMerged ?? 0,
+      mergedStateQueries: this.mergedStateQueries,
     };
   }
+
+  /** Queries asked for states standing for several paths (their path conditions hold disjunctions, their values ites). */
+  mergedStateQueries = 0;
 
   /** Paths the ended states stood for (merged-away states excluded: their paths live on). */
   endedMultiplicity = 0;
@@ -590,6 +596,7 @@ export class Executor {
   private query<T>(st: ExecutionState, f: () => T, what = 'query'): T {
     const t0 = nowMs();
     this.queries++;
+    if (st.multiplicity > 1) this.mergedStateQueries++;
     try {
       return f();
     } catch (e) {
@@ -775,7 +782,8 @@ export class Executor {
     let mergedInto: ExecutionState | null = null;
     for (const other of list) {
       if (mergeBlocker(other, st) === null) {
-        mergeInto(this, other, st, this.mergeCounters, this.witnessEvents);
+        // KLEE's manual merging writes one test per merged state: no witness tests (as KLEE)
+        mergeInto(this, other, st, this.mergeCounters);
         mergedInto = other;
         break;
       }

@@ -71,6 +71,12 @@ export interface EngineOptions {
   maxStateMultiplicity: number;
   /** Log every merge and every refused merge with its reason to messages.txt (KLEE's --debug-log-merge). */
   debugLogMerge: boolean;
+  /**
+   * Automatic merging: a merged state also writes a test for each merged-in path that covered
+   * new code (--merge-witness-tests, default true), so the tests keep the exploration's
+   * coverage. KLEE's manual merging (--use-merge) never does.
+   */
+  mergeWitnessTests: boolean;
   /** Largest stack depth (frames) before a state ends with an error. Default 10000. */
   maxStackFrames: number;
   /**
@@ -112,6 +118,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   dsmDelta: 8,
   maxStateMultiplicity: 0,
   debugLogMerge: false,
+  mergeWitnessTests: true,
 };
 
 export function resolveOptions(o: Partial<EngineOptions> = {}): EngineOptions {

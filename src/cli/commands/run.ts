@@ -74,6 +74,7 @@ interface RunArgs extends GlobalArgs {
   dsmDelta?: number;
   maxStateMultiplicity?: number;
   debugLogMerge?: boolean;
+  mergeWitnessTests?: boolean;
 }
 
 const ARRAY_ENCODINGS = ['backend', 'axioms'] as const;
@@ -107,6 +108,7 @@ function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
     dsmDelta: argv.dsmDelta,
     maxStateMultiplicity: argv.maxStateMultiplicity,
     debugLogMerge: argv.debugLogMerge,
+    mergeWitnessTests: argv.mergeWitnessTests,
   };
 }
 
@@ -236,6 +238,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .option('qce-beta', { type: 'number', describe: 'QCE: probability that a branch side is feasible (default 0.8)' })
       .option('qce-kappa', { type: 'number', describe: 'QCE: trip count assumed for loops (default 10)' })
       .option('dsm-delta', { type: 'number', describe: 'dynamic merging: history length in basic blocks (default 8)' })
+      .option('merge-witness-tests', { type: 'boolean', describe: 'automatic merging: a test for each merged-in path that covered new code (default true)' })
       .option('debug-log-merge', { type: 'boolean', describe: 'log every merge and refused merge (with the reason) to messages.txt' })
       .option('max-state-multiplicity', { type: 'number', describe: 'do not merge into states standing for more paths than this (default: no limit)' })
       .parserConfiguration({ 'populate--': true, 'parse-positional-numbers': false })

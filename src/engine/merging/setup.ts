@@ -36,7 +36,7 @@ export function setUpStateMerging(ex: Executor): MergingSetup {
   ex.mergePoints = new MergePoints(
     similarity,
     (a, b) => {
-      mergeInto(ex, a, b, ex.mergeCounters, ex.witnessEvents);
+      mergeInto(ex, a, b, ex.mergeCounters, o.mergeWitnessTests ? ex.witnessEvents : undefined);
       mergedAway.add(b);
     }, ex.opts.maxStateMultiplicity, o.debugLogMerge ? (l) => ex.message(l) : null);
   return {

@@ -10,6 +10,7 @@ export function formatMergingSummary(m: MergingSummary): string {
     `path multiplicity = ${m.pathMultiplicity}`,
     `merges refused by QCE = ${m.refusedBySimilarity}`,
     `incompatible states at a merge point = ${m.incompatible}`,
+    `queries of merged states = ${m.mergedStateQueries}`,
   ];
   if (m.refusedByMultiplicity > 0) lines.push(`merges refused at --max-state-multiplicity = ${m.refusedByMultiplicity}`);
   if (m.forwardedStates > 0 || m.forwardSteps > 0) {
