@@ -26,6 +26,7 @@ const COMMANDS: { name: string; load: () => Promise<AnyCommand> }[] = [
   { name: 'run', load: async () => (await import('./commands/run.js')).runCommand },
   { name: 'cc', load: async () => ccCommand },
   { name: 'replay', load: async () => (await import('./commands/replay.js')).replayCommand },
+  { name: 'stats', load: async () => (await import('./commands/stats.js')).statsCommand },
 ];
 
 /**

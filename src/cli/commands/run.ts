@@ -20,8 +20,10 @@ import type { Argv, CommandModule } from 'yargs';
 import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, writeFileAtomic, type RunDoneStats } from '../../output/index.js';
 import { explore } from '../../engine/explore.js';
 import { buildChain, createBackend, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
-import { solverStatsColumns, solverStatsRow } from '../../output/run-stats.js';
-import { DEFAULT_OPTIONS, type EngineOptions } from '../../engine/options.js';
+import { solverStatsColumns } from '../../output/run-stats.js';
+import { countingBackend } from '../../solver/solver.js';
+import { STATS_RUN_OPTIONS, statsEngineOptions, statsFilesWanted, statsSinks, writeCoverage, type StatsRunArgs } from '../run-statistics.js';
+import { DEFAULT_OPTIONS, resolveOptions, type EngineOptions } from '../../engine/options.js';
 import { EXIT_ON_ERROR_NAMES } from '../../engine/errors.js';
 import { EngineSetupError } from '../../engine/executor.js';
 import { resolveSearchNames, SEARCH_NAMES, SearcherConfigError } from '../../engine/searchers/index.js';
@@ -30,7 +32,7 @@ import type { GlobalArgs } from '../context.js';
 import { UsageError } from '../errors.js';
 import { ProgressLine } from '../progress.js';
 
-interface RunArgs extends GlobalArgs {
+interface RunArgs extends GlobalArgs, StatsRunArgs {
   input: string;
   args: string[];
   outputDir?: string;
@@ -127,6 +129,9 @@ function runFlagNames(): Set<string> {
     {
       get: (_t, method) => (name: unknown, o?: { type?: string }) => {
         if (method === 'option' && typeof name === 'string' && o?.type === 'boolean') names.add(name);
+        if (method === 'options' && typeof name === 'object' && name !== null) {
+          for (const [k, v] of Object.entries(name as Record<string, { type?: string }>)) if (v.type === 'boolean') names.add(k);
+        }
         return recorder;
       },
     },
@@ -200,6 +205,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .option('use-fast-solver', { type: 'boolean', describe: "tsklee's exact solver for simple queries, before the backend (default true)" })
       .option('debug-validate-solver', { type: 'boolean', describe: "cross-check every solver answer against an oracle (default: the chain's own backend)" })
       .option('debug-validate-solver-backend', { type: 'string', describe: 'the oracle of --debug-validate-solver (a --solver-backend value)' })
+      .options(STATS_RUN_OPTIONS)
       .parserConfiguration({ 'populate--': true, 'parse-positional-numbers': false })
       .example('$0 run prog.bc', '')
       .example('$0 run --libc=tsklee --posix-runtime prog.bc --sym-args 0 2 4 --sym-files 1 8', '')
@@ -263,6 +269,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         useMerge: argv.useMerge,
         libc,
         posixRuntime,
+        ...statsEngineOptions(argv),
       };
       // Everything that can be refused is checked before the output directory exists.
       resolveSearchNames(opts.search ?? []);
@@ -276,7 +283,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       const start = new Date();
       const commandLine = ['tsklee', ...process.argv.slice(2)];
       out.writeInfo(formatInfoHeader({ argv: commandLine, pid: process.pid, start }));
-      const stats = await out.openRunStats({ extraColumns: solverStatsColumns(solver.stats()) });
+      const wanted = statsFilesWanted(resolveOptions(opts));
+      const stats = wanted.stats ? await out.openRunStats({ extraColumns: solverStatsColumns(solver.stats()), commitEvery: argv.statsCommitAfter }) : null;
       let interrupted: string | null = null;
       const progress = ProgressLine.forStream(process.stderr);
       const onSigint = (): void => {
@@ -300,6 +308,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
           output,
           shouldStop: () => interrupted,
           onStart: (ex) => progress?.start(ex),
+          statistics: { ...statsSinks(out, stats, wanted.istats, input), backend: countingBackend(core) },
           events: {
             onLog: (line, kind) => {
               progress?.clear();
@@ -309,13 +318,14 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
           },
         });
         progress?.stop();
+        const q = r.statistics!.queryTotals();
         const done: RunDoneStats = {
           forks: r.forks,
-          queries: r.queries,
-          queriesValid: 0,
-          queriesInvalid: 0,
-          queryCex: 0,
-          queryConstructs: 0,
+          queries: q.queries,
+          queriesValid: q.valid,
+          queriesInvalid: q.invalid,
+          queryCex: q.cex,
+          queryConstructs: q.constructs,
           instructions: r.instructions,
           completedPaths: r.completedPaths,
           partiallyCompletedPaths: r.exploredPaths - r.completedPaths,
@@ -324,19 +334,9 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         const end = new Date();
         out.writeInfo(
           formatInfoHeader({ argv: commandLine, pid: process.pid, start, searcher: r.searcher }) +
-            formatInfoFooter({ start, end, haltReason: r.haltReason ?? undefined, done }),
+            formatInfoFooter({ start, end, haltReason: r.haltReason ?? undefined, done }) +
+            writeCoverage(out, r.statistics!, basename(input).replace(/\.[^.]*$/, '')),
         );
-        stats.write({
-          Instructions: r.instructions,
-          NumStates: 0,
-          NumQueries: r.queries,
-          WallTime: (end.getTime() - start.getTime()) * 1000,
-          UserTime: Math.round(process.cpuUsage().user),
-          CoveredInstructions: 0,
-          States: r.exploredPaths,
-          TerminationExit: r.completedPaths,
-          ...solverStatsRow(solver.stats()),
-        });
         process.stderr.write(formatDoneSummary(done).replace(/^KLEE: /gm, 'tsklee: '));
         if (r.haltReason !== null) process.stderr.write(`tsklee: halted: ${r.haltReason}\n`);
       } finally {

@@ -153,7 +153,7 @@ export class Z3Solver implements Solver {
   private readonly c = new LayerCounters('z3');
   /** Whether the watchdog canceled the last check (its unknown is then a timeout, whatever z3 calls it). */
   private lastCheckCanceled = false;
-  readonly counters: Z3Counters = { checks: 0, sat: 0, unsat: 0, timeouts: 0, unknowns: 0, crashes: 0, instances: 0, slowArrayReads: 0, fallbacks: 0 };
+  readonly counters: Z3Counters = { checks: 0, sat: 0, unsat: 0, timeouts: 0, unknowns: 0, crashes: 0, cex: 0, constructs: 0, instances: 0, slowArrayReads: 0, fallbacks: 0 };
 
   /** A solver over the process's z3 module, compiled now off the main thread. */
   static async create(opts: Z3SolverOptions = {}): Promise<Z3Solver> {
@@ -207,6 +207,10 @@ export class Z3Solver implements Solver {
 
   stats(): SolverStats[] {
     return [this.c.snapshot()];
+  }
+
+  backendTimeMs(): number {
+    return this.c.timeMs;
   }
 
   dispose(): void {
@@ -321,6 +325,7 @@ export class Z3Solver implements Solver {
     const { inst, ctx, builder } = s;
     const z = inst.z;
     const solver = this.acquire(s, kind);
+    const constructsBefore = builder.constructs;
     try {
       for (const c of constraints) z.Z3_solver_assert(ctx, solver, builder.bool(c));
       if (goal !== null) {
@@ -328,6 +333,8 @@ export class Z3Solver implements Solver {
         z.Z3_solver_assert(ctx, solver, negate ? z.Z3_mk_not(ctx, g) : g);
       }
       this.counters.checks++;
+      this.counters.constructs += builder.constructs - constructsBefore;
+      if (onModel !== null) this.counters.cex++;
       const r = this.check(s, solver, deadline);
       if (r === -1) {
         this.counters.unsat++;
