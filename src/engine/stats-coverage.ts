@@ -48,6 +48,17 @@ export interface BranchSite {
   sides: number[][];
 }
 
+/** Covered lines of the module (of lineCount), and the program's own covered / all instructions, lines and branch sides. */
+export interface DetailedCounts {
+  lines: number;
+  programInstructions: number;
+  programCoveredInstructions: number;
+  programLines: number;
+  programCoveredLines: number;
+  programBranchSides: number;
+  programCoveredBranchSides: number;
+}
+
 export class CoverageModel {
   /** Distinct source file paths (absolute when the debug info says so). */
   readonly files: string[] = [];
@@ -64,6 +75,11 @@ export class CoverageModel {
   readonly branches: BranchSite[] = [];
   /** Coverable sites in all functions. */
   readonly coverableCount: number;
+  /** Per site, its source line's number among all (file, line) pairs (-1: no location). */
+  readonly siteLineId: Int32Array;
+  /** Distinct source lines, and which of them hold code of the program (not only the runtime's). */
+  readonly lineCount: number;
+  readonly programLine: Uint8Array;
   /** Sites whose count is another instruction's (phis) or that are not coverable: what coveredCount alone misses. */
   private readonly adjustSites: number[] = [];
   private readonly fileIndex = new Map<string, number>();
@@ -119,6 +135,56 @@ export class CoverageModel {
       if (s.gid < 0 || !s.coverable) this.adjustSites.push(i);
     });
     this.coverableCount = coverable;
+    this.siteLineId = new Int32Array(n).fill(-1);
+    const lineIds = new Map<number, number>();
+    const program: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const file = this.siteFile[i]!;
+      const line = this.siteLine[i]!;
+      if (file < 0 || line <= 0) continue;
+      const key = file * 2 ** 24 + line;
+      let id = lineIds.get(key);
+      if (id === undefined) {
+        id = lineIds.size;
+        lineIds.set(key, id);
+        program.push(0);
+      }
+      this.siteLineId[i] = id;
+      if (!this.functions[this.siteFn[i]!]!.runtime) program[id] = 1;
+    }
+    this.lineCount = lineIds.size;
+    this.programLine = Uint8Array.from(program);
+  }
+
+  /**
+   * Coverage of the whole module and of the program's own functions: covered / all of the
+   * coverable instructions, source lines and branch sides (tsklee's run.stats columns).
+   */
+  detailedCounts(covered: Float64Array, edgeTaken: Float64Array): DetailedCounts {
+    const c: DetailedCounts = { lines: 0, programInstructions: 0, programCoveredInstructions: 0, programLines: 0, programCoveredLines: 0, programBranchSides: 0, programCoveredBranchSides: 0 };
+    const hit = new Uint8Array(this.lineCount);
+    for (let i = 0; i < this.siteCountGid.length; i++) {
+      const ran = this.count(covered, i) > 0;
+      const id = this.siteLineId[i]!;
+      if (ran && id >= 0) hit[id] = 1;
+      if (this.siteCoverable[i] === 1 && !this.functions[this.siteFn[i]!]!.runtime) {
+        c.programInstructions++;
+        if (ran) c.programCoveredInstructions++;
+      }
+    }
+    for (let id = 0; id < this.lineCount; id++) {
+      if (hit[id] === 1) c.lines++;
+      if (this.programLine[id] === 1) {
+        c.programLines++;
+        if (hit[id] === 1) c.programCoveredLines++;
+      }
+    }
+    for (const b of this.branches) {
+      if (this.functions[b.fn]!.runtime) continue;
+      c.programBranchSides += b.sides.length;
+      c.programCoveredBranchSides += sidesTaken(b, edgeTaken);
+    }
+    return c;
   }
 
   /** Times the site ran. */

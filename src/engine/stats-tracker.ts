@@ -27,6 +27,22 @@ import { BRANCH_TYPES, RunStatistics, TERMINATION_CLASSES } from './stats.js';
 import { CoverageModel } from './stats-coverage.js';
 import { buildIStats, type IStatsHeader } from './stats-istats.js';
 
+/**
+ * tsklee's coverage columns of run.stats, after KLEE's: source lines (all functions) covered
+ * and in all, and the program's own (runtime excluded) covered / all coverable instructions,
+ * lines and branch sides (br: two, switch: one per target) — coverage over time.
+ */
+export const COVERAGE_COLUMNS = [
+  'CoveredLines',
+  'NumLines',
+  'ProgramCoveredInstructions',
+  'ProgramInstructions',
+  'ProgramCoveredLines',
+  'ProgramLines',
+  'ProgramCoveredBranchSides',
+  'ProgramBranchSides',
+] as const;
+
 export interface StatsSinks {
   /** Takes run.stats rows; null: run.stats is not written. */
   runStats: { write(row: RunStatsRow): void } | null;
@@ -134,6 +150,15 @@ export class StatsTracker {
       Allocations: objectsCreated(),
       States: ex.statesCreated,
     };
+    const d = model.detailedCounts(ex.covered, ex.edgeTaken);
+    row.CoveredLines = d.lines;
+    row.NumLines = model.lineCount;
+    row.ProgramCoveredInstructions = d.programCoveredInstructions;
+    row.ProgramInstructions = d.programInstructions;
+    row.ProgramCoveredLines = d.programCoveredLines;
+    row.ProgramLines = d.programLines;
+    row.ProgramCoveredBranchSides = d.programCoveredBranchSides;
+    row.ProgramBranchSides = d.programBranchSides;
     BRANCH_TYPES.forEach((t, i) => (row[`Branches${t}`] = stats.forksByType[i]!));
     TERMINATION_CLASSES.forEach((c, i) => (row[`Termination${c}`] = stats.terminations[i]!));
     return row;

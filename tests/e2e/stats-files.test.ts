@@ -255,7 +255,7 @@ describe('coverage.lcov and --write-cov', () => {
     expect(seen.length).toBeGreaterThan(hit.length);
   });
 
-  it('covers only the program\'s own source when the runtime is linked, and says so in info', () => {
+  it('covers only the program\'s own source when the runtime is linked, and says so in info', async () => {
     const r = tsklee(['run', '--search=dfs', '--libc=tsklee', '--posix-runtime', '--output-dir=posix', 'cov.bc']);
     expect(r.code).toBe(0);
     const info = readFileSync(join(dir, 'posix', 'info'), 'utf8');
@@ -263,5 +263,13 @@ describe('coverage.lcov and --write-cov', () => {
     expect(info).toMatch(/^tsklee: coverage with the runtime: .*functions \d+\/\d+/m);
     const files = [...readFileSync(join(dir, 'posix', 'coverage.lcov'), 'utf8').matchAll(/^SF:(.*)$/gm)].map((m) => m[1]);
     expect(files).toEqual([join(dir, 'cov.c')]);
+    // run.stats' program columns end where info's program line says, and coverage only grows
+    const s = await lastRow('posix');
+    const m = /program coverage \(runtime excluded\): instructions (\d+)\/(\d+) .*, lines (\d+)\/(\d+) .*, branches (\d+)\/(\d+)/.exec(info)!;
+    expect([s['ProgramCoveredInstructions'], s['ProgramInstructions'], s['ProgramCoveredLines'], s['ProgramLines'], s['ProgramCoveredBranchSides'], s['ProgramBranchSides']]).toEqual(m.slice(1).map(Number));
+    expect(s['NumLines']).toBeGreaterThan(s['ProgramLines']!);
+    const rows = run('sqlite3', [join(dir, 'posix', 'run.stats'), 'SELECT ProgramCoveredLines FROM stats ORDER BY rowid;']).stdout.trim().split('\n').map(Number);
+    expect(rows[0]).toBe(0);
+    for (let i = 1; i < rows.length; i++) expect(rows[i]).toBeGreaterThanOrEqual(rows[i - 1]!);
   }, 60_000);
 });
