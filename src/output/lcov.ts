@@ -55,3 +55,36 @@ export function formatLcov(name: string, files: readonly SourceFileCoverage[]): 
   }
   return out.length > 0 ? `${out.join('\n')}\n` : '';
 }
+
+/** Reads an lcov tracefile (records of several tests for one file are kept apart). */
+export function parseLcov(text: string): SourceFileCoverage[] {
+  const files: SourceFileCoverage[] = [];
+  let cur: SourceFileCoverage | null = null;
+  const fnLines = new Map<string, number>();
+  for (const raw of text.split('\n')) {
+    const l = raw.trim();
+    const colon = l.indexOf(':');
+    const key = colon < 0 ? l : l.slice(0, colon);
+    const v = l.slice(colon + 1);
+    if (key === 'SF') {
+      cur = { path: v, functions: [], lines: [], branches: [] };
+      fnLines.clear();
+      files.push(cur);
+    } else if (cur === null) continue;
+    else if (key === 'FN') {
+      const [line, ...name] = v.split(',');
+      fnLines.set(name.join(','), Number(line));
+    } else if (key === 'FNDA') {
+      const [hits, ...name] = v.split(',');
+      const n = name.join(',');
+      cur.functions.push({ name: n, line: fnLines.get(n) ?? 0, hits: Number(hits) });
+    } else if (key === 'DA') {
+      const [line, hits] = v.split(',');
+      cur.lines.push({ line: Number(line), hits: Number(hits) });
+    } else if (key === 'BRDA') {
+      const [line, block, branch, taken] = v.split(',');
+      cur.branches.push({ line: Number(line), block: Number(block), branch: Number(branch), taken: taken === '-' ? null : Number(taken) });
+    } else if (key === 'end_of_record') cur = null;
+  }
+  return files;
+}
