@@ -17,8 +17,10 @@ import { ENDLESS_PROGRAM } from '../support/endless-program.js';
 const CLI = resolve('dist/cli/main.js');
 let dir: string;
 
-// a switch, a loop, a phi (&&), and a line no path reaches (a > 100 && a < 50)
+// a switch, a loop, a phi (&&), a line no path reaches (a > 100 && a < 50), and an abort (its
+// \`unreachable\` cannot run: KLEE does not count it)
 const PROG = `#include <klee/klee.h>
+void abort(void) __attribute__((noreturn));
 static int classify(int x) {
   switch (x & 3) {
   case 0: return 10;
@@ -37,10 +39,11 @@ int main(void) {
   if (odd)
     r = 12345;
   for (int i = 0; i < 3; i++) if (b == i * 7) r++;
+  if (b == 99) abort();
   return r;
 }
 `;
-const DEAD_LINE = 18;
+const DEAD_LINE = 19;
 
 function run(cmd: string, args: string[], cwd = dir): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(cmd, args, { encoding: 'utf8', cwd, maxBuffer: 1 << 26 });
@@ -68,12 +71,17 @@ function infoNumber(out: string, what: string): number {
   return Number(m[1]);
 }
 
-/** The instructions and conditional branches of a module as llvm-dis prints it (debug records left out). */
-function irCounts(bc: string): { instructions: number; branches: number } {
+/**
+ * The instructions and conditional branches of a module as llvm-dis prints it (debug records
+ * left out), and the `unreachable`s right after a call to abort.
+ */
+function irCounts(bc: string): { instructions: number; branches: number; afterAbort: number } {
   const ll = run('llvm-dis-19', [bc, '-o', '-']).stdout.split('\n');
   let inBody = false;
   let instructions = 0;
   let branches = 0;
+  let afterAbort = 0;
+  let previous = '';
   for (const line of ll) {
     if (line.startsWith('define ')) inBody = true;
     else if (line === '}') inBody = false;
@@ -81,9 +89,11 @@ function irCounts(bc: string): { instructions: number; branches: number } {
     else if (inBody && /^ {2}[^ \]#]/.test(line) && !/call void @llvm\.dbg\./.test(line)) {
       instructions++;
       if (/^\s+br i1 /.test(line)) branches++;
+      if (/^\s+unreachable/.test(line) && /call void @abort\(/.test(previous)) afterAbort++;
+      previous = line;
     }
   }
-  return { instructions, branches };
+  return { instructions, branches, afterAbort };
 }
 
 beforeAll(() => {
@@ -101,8 +111,10 @@ describe('run.stats', () => {
     const s = await lastRow('out');
     const ir = irCounts(join(dir, 'cov.bc'));
     expect(s['Instructions']).toBe(infoNumber('out', 'total instructions'));
-    // every instruction of the module counts (phis included), and every conditional br
-    expect(s['CoveredInstructions']! + s['UncoveredInstructions']!).toBe(ir.instructions);
+    // every instruction of the module counts (phis included) but the unreachable after abort, and every conditional br
+    expect(ir.afterAbort).toBe(1);
+    expect(s['CoveredInstructions']! + s['UncoveredInstructions']!).toBe(ir.instructions - ir.afterAbort);
+    expect(s['TerminationProgramError']).toBeGreaterThanOrEqual(1); // abort, on each path that reaches it
     expect(s['NumBranches']).toBe(ir.branches);
     // the dead line's branch went one way only
     expect(s['PartialBranches']).toBeGreaterThanOrEqual(1);
