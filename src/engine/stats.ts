@@ -13,7 +13,7 @@
 import type { BackendCounters, CountingBackend } from '../solver/solver.js';
 import type { Executor } from './executor.js';
 import type { ExecutionState } from './state.js';
-import { Op, type CallTarget } from './prepare/kinst.js';
+import { Op, type CallTarget, type KInst } from './prepare/kinst.js';
 import { Termination } from './errors.js';
 
 /** KLEE's branch types (BranchTypes.h), in its order: run.stats' Branches<Name> columns count forks by cause. */
@@ -171,11 +171,11 @@ export class RunStatistics {
     this.lastBackendMs = ms;
   }
 
-  private currentInst(st: ExecutionState): import('./prepare/kinst.js').KInst | null {
+  private currentInst(st: ExecutionState): KInst | null {
     return this.ex.currentInst(st);
   }
 
   private currentGid(st: ExecutionState): number {
-    return this.currentInst(st)?.gid ?? -1;
+    return this.ex.currentInst(st)?.gid ?? -1;
   }
 }
