@@ -52,7 +52,7 @@ export const reportCommand: CommandModule<GlobalArgs, ReportArgs> = {
       throw e;
     }
     let text: string;
-    if (format === 'html') text = renderReportHtml(report, runCharts(report.stats).map((c) => chartSvg(c)));
+    if (format === 'html') text = renderReportHtml(report, await Promise.all(runCharts(report.stats).map((c) => chartSvg(c))));
     else text = `${JSON.stringify(format === 'sarif' ? reportSarif(report, version()) : reportJson(report), null, 2)}\n`;
     if (argv.output === '-') {
       await writeStdout(text);

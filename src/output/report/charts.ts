@@ -1,13 +1,12 @@
 /**
- * The report's charts as SVG text, drawn in Node by Apache ECharts' server-side renderer (no
- * DOM, no browser: the SVG goes into the HTML as it is, so the page needs no script and no
- * network). ECharts is loaded from node_modules only when a report is made (createRequire,
- * kept out of the CLI bundle like sql.js).
+ * The report's charts as SVG text: Vega-Lite specifications rendered by Vega in Node (no DOM,
+ * no browser: the SVG goes into the HTML as it is, so the page needs no script and no
+ * network). Vega is loaded only when a report is made, through a computed import (Vega is
+ * ES modules only; the CLI bundle leaves such imports to the launcher).
  *
  * Charts over a run's time (run.stats rows): coverage (%), states alive, queries to the
  * backend, and solver time.
  */
-import { createRequire } from 'node:module';
 
 export interface Series {
   name: string;
@@ -22,38 +21,50 @@ export interface ChartSpec {
   percent?: boolean;
 }
 
-// The part of ECharts' API used here (its own types are not needed for SSR).
-interface EChart {
-  setOption(o: object): void;
-  renderToSVGString(): string;
-  dispose(): void;
+// The part of Vega's and Vega-Lite's APIs used here.
+interface VegaView {
+  toSVG(): Promise<string>;
+  finalize(): void;
 }
-interface ECharts {
-  init(dom: null, theme: null, opts: { renderer: 'svg'; ssr: true; width: number; height: number }): EChart;
+interface Vega {
+  View: new (runtime: unknown, opts: { renderer: 'none' }) => VegaView;
+  parse(spec: unknown): unknown;
 }
-
-let echarts: ECharts | undefined;
-
-function load(): ECharts {
-  if (echarts === undefined) echarts = createRequire(import.meta.url)('echarts') as ECharts;
-  return echarts;
+interface VegaLite {
+  compile(spec: object): { spec: unknown };
 }
 
-export function chartSvg(spec: ChartSpec, width = 540, height = 280): string {
-  const chart = load().init(null, null, { renderer: 'svg', ssr: true, width, height });
+let libs: Promise<{ vega: Vega; vl: VegaLite }> | undefined;
+
+function load(): Promise<{ vega: Vega; vl: VegaLite }> {
+  if (libs === undefined) {
+    const names = ['vega', 'vega-lite'];
+    libs = Promise.all(names.map((n) => import(n) as Promise<unknown>)).then(([vega, vl]) => ({ vega: vega as Vega, vl: vl as VegaLite }));
+  }
+  return libs;
+}
+
+export async function chartSvg(spec: ChartSpec, width = 440, height = 200): Promise<string> {
+  const { vega, vl } = await load();
+  const values = spec.series.flatMap((s) => s.points.map(([t, v]) => ({ t, v, series: s.name })));
+  const lite = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: spec.title,
+    width,
+    height,
+    data: { values },
+    mark: { type: 'line', point: values.length < 80 },
+    encoding: {
+      x: { field: 't', type: 'quantitative', title: 'time (s)' },
+      y: { field: 'v', type: 'quantitative', title: spec.yName, ...(spec.percent === true ? { scale: { domain: [0, 100] } } : {}) },
+      color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom' } },
+    },
+  };
+  const view = new vega.View(vega.parse(vl.compile(lite).spec), { renderer: 'none' });
   try {
-    chart.setOption({
-      animation: false,
-      title: { text: spec.title, left: 'center', textStyle: { fontSize: 14 } },
-      legend: { bottom: 0 },
-      grid: { left: 64, right: 24, top: 40, bottom: 56 },
-      xAxis: { type: 'value', name: 'time (s)', nameLocation: 'middle', nameGap: 24 },
-      yAxis: { type: 'value', name: spec.yName, ...(spec.percent === true ? { min: 0, max: 100 } : {}) },
-      series: spec.series.map((s) => ({ type: 'line', name: s.name, data: s.points, showSymbol: s.points.length < 40 })),
-    });
-    return chart.renderToSVGString();
+    return await view.toSVG();
   } finally {
-    chart.dispose();
+    view.finalize();
   }
 }
 
