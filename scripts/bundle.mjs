@@ -10,7 +10,7 @@
 //    __filename, __dirname, __bundleUrl, __importModule) { ... })`, so that the launcher
 //    compiles the file's exact text with vm.Script (a code cache is only valid for its source).
 //    `import.meta.url` becomes __bundleUrl (modules find the package root by walking up from
-//    it, src/util/package-root.ts). z3-solver, sql.js and pino stay in node_modules: they are
+//    it, src/util/package-root.ts). z3-solver, sql.js, pino and highs stay in node_modules: they are
 //    loaded with createRequire and carry wasm files next to their code.
 //  - dist/cli/tsklee-bundle.cache: V8's code cache, written by the launcher at the end of a
 //    training run (TSKLEE_CODE_CACHE_OUT) of examples/bounds.bc followed by --help, so that it
@@ -36,7 +36,7 @@ const TRAINING_PROGRAM = join(ROOT, 'examples', 'bounds.bc');
 const quiet = process.argv.includes('--quiet');
 
 /** Packages loaded at run time from node_modules (createRequire), never bundled. */
-const EXTERNAL = ['z3-solver', 'sql.js', 'pino'];
+const EXTERNAL = ['z3-solver', 'sql.js', 'pino', 'highs'];
 
 /**
  * yargs's ESM shim finds its locale files (y18n) from its own import.meta.url. In the bundle

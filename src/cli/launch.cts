@@ -7,13 +7,15 @@
  * tsklee-bundle.cjs, and records V8's compiled code for it in tsklee-bundle.cache
  * (scripts/bundle.mjs). This file runs the bundle from that cache.
  *
- * - No bundle (a plain `tsc` build), or a bundle older than tsc's cli.js (tsc run without the
- *   bundle step): the per-module build is imported as before.
+ * - No bundle (a plain `tsc` build), or, in a source checkout, a bundle older than tsc's cli.js
+ *   (tsc run without the bundle step): the per-module build is imported as before. An
+ *   installed package has no src/ and is never partly rebuilt, and npm gives its files the
+ *   time they were unpacked, in any order: there the bundle is used whatever the times.
  * - A missing, stale or rejected cache (another node or V8 flags) only costs compile time. The
  *   launcher writes a cache only when TSKLEE_CODE_CACHE_OUT names a file (the build's training
  *   run), never into dist on its own.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -34,11 +36,16 @@ const CACHE = join(__dirname, 'tsklee-bundle.cache');
 const HEADER_BYTES = 8;
 const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
 
-/** The bundled CLI, or undefined when there is no bundle as new as the per-module build. */
+/** In a source checkout, tsc's output is newer than the bundle (tsc was run alone). */
+function olderThanModules(bundleTime: number): boolean {
+  const modulesTime = statSync(join(__dirname, 'cli.js'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  return modulesTime > bundleTime && existsSync(join(__dirname, '..', '..', 'src', 'cli', 'cli.ts'));
+}
+
+/** The bundled CLI, or undefined when there is none (or a stale one). */
 function loadBundle(): Cli | undefined {
   const bundleTime = statSync(BUNDLE, { throwIfNoEntry: false })?.mtimeMs;
-  const modulesTime = statSync(join(__dirname, 'cli.js'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  if (bundleTime === undefined || modulesTime > bundleTime) return undefined;
+  if (bundleTime === undefined || olderThanModules(bundleTime)) return undefined;
   const bytes = readFileSync(BUNDLE);
   const bundleCrc = crc32?.(bytes);
   // latin1: the bundle is ASCII, and a one-byte string is V8's cheapest

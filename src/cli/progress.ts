@@ -48,9 +48,10 @@ export class ProgressLine {
     const w = ex.writer;
     const total = ex.km.instructions.length;
     const cov = total > 0 ? ((100 * ex.coveredCount) / total).toFixed(1) : '0.0';
-    const live = Math.max(0, ex.forks + 1 - w.exploredPaths - ex.mergedStates);
+    const live = ex.liveStateCount;
+    const merged = ex.mergedStates > 0 ? `  merged ${ex.mergedStates}` : '';
     const secs = ((Date.now() - this.t0) / 1000).toFixed(0);
-    return `tsklee: ${secs}s  paths ${w.exploredPaths}  tests ${w.generatedTests}  errors ${w.errors}  states ${live}  covered ${cov}% (${ex.coveredCount}/${total} instructions)  queries ${ex.queries}`;
+    return `tsklee: ${secs}s  paths ${w.exploredPaths}  tests ${w.generatedTests}  errors ${w.errors}  states ${live}${merged}  covered ${cov}% (${ex.coveredCount}/${total} instructions)  queries ${ex.queries}`;
   }
 
   private draw(): void {

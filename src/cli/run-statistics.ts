@@ -73,6 +73,16 @@ export function statsSinks(out: OutputDir, runStats: RunStatsWriter | null, ista
   };
 }
 
+/**
+ * info's "covered instructions = C of T" (read by scripts/bench-merging.mjs): KLEE's
+ * CoveredInstructions of CoveredInstructions + UncoveredInstructions, as run.stats says.
+ */
+export function formatCoveredInstructions(tracker: StatsTracker): string {
+  const ex = tracker.ex;
+  const covered = tracker.coverage.coveredInstructions(ex.covered, ex.coveredCount);
+  return `KLEE: done: covered instructions = ${covered} of ${tracker.coverage.coverableCount}\n`;
+}
+
 /** coverage.lcov (the program's own source) and the `info` lines saying how much of it the run covered. */
 export function writeCoverage(out: OutputDir, tracker: StatsTracker, testName: string): string {
   const ex = tracker.ex;

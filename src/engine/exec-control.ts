@@ -22,6 +22,8 @@ export function transfer(ex: Executor, st: ExecutionState, e: Edge): void {
     ex.instructions += e.phiDst.length;
   }
   st.pc = e.pc;
+  // merging: the step ends at the block entry (see interpret)
+  if (ex.blockSteps) st.yieldStep = true;
 }
 
 export function execCondBr(ex: Executor, st: ExecutionState, ki: KInst): void {

@@ -22,7 +22,10 @@ import { resolveOptions, type EngineOptions } from './options.js';
 import { Msg, StateAbort, Termination } from './errors.js';
 import { fromExpr, toExpr, type Scalar, type Val } from './values.js';
 import { interpret } from './interpreter.js';
-import { closeKey, MergeGroup, mergeStates } from './merge.js';
+import { closeKey, MergeGroup } from './merging/manual.js';
+import { mergeBlocker, mergeInto, type MergeCounters, type WitnessEvents } from './merging/core.js';
+import type { MergePoints } from './merging/auto.js';
+import type { DsmCounters } from './searchers/dsm.js';
 import { callBindings } from './bindings.js';
 import { TestWriter, type RunOutput } from './test-output.js';
 import { libcExit, setEnviron } from './prepare/startup.js';
@@ -45,6 +48,8 @@ export interface StateEndInfo {
   kind: Termination;
   message?: string;
   exitValue?: Val;
+  /** A further test of a merged state, following one of the paths merged into it (state.witnesses). */
+  witness?: boolean;
 }
 
 export interface RunSummary {
@@ -59,6 +64,28 @@ export interface RunSummary {
   /** Why the run stopped early, or null when every path was explored. */
   haltReason: string | null;
   elapsedMs: number;
+  /** Automatic and manual merging's statistics (null when nothing merged and merging was off). */
+  merging: MergingSummary | null;
+  /** Instructions executed at least once, and all the program's instructions (runtime included). */
+  coveredInstructions: number;
+  totalInstructions: number;
+}
+
+export interface MergingSummary {
+  merges: number;
+  /** Registers and memory bytes that became an ite in merges. */
+  itesCreated: number;
+  /** Merges the similarity relation (QCE) refused. */
+  refusedBySimilarity: number;
+  /** States at the same location that could not merge (other objects, arrays, …). */
+  incompatible: number;
+  refusedByMultiplicity: number;
+  /** Sum of the multiplicities of the states that ended (the paths they stand for, over-estimated after splits). */
+  pathMultiplicity: number;
+  /** Dynamic merging: steps run by fast-forwarding, states fast-forwarded, of which merged. */
+  forwardSteps: number;
+  forwardedStates: number;
+  forwardedMerged: number;
 }
 
 /** `ptree`: the process tree, when the run keeps one (Executor.keepProcessTree). */
@@ -335,8 +362,36 @@ export class Executor {
       queries: this.queries,
       haltReason: this.haltReason,
       elapsedMs: Date.now() - t0,
+      merging: this.mergingSummary(),
+      coveredInstructions: this.coveredCount,
+      totalInstructions: this.km.instructions.length,
     };
   }
+
+  /** States alive now (running or paused at a merge). */
+  get liveStateCount(): number {
+    return this.liveStates.size;
+  }
+
+  private mergingSummary(): MergingSummary | null {
+    if (this.mergePoints === null && this.mergeCounters.merges === 0) return null;
+    const mp = this.mergePoints?.counters;
+    const d = this.dsmCounters;
+    return {
+      merges: this.mergeCounters.merges,
+      itesCreated: this.mergeCounters.itesCreated,
+      refusedBySimilarity: mp?.refusedBySimilarity ?? 0,
+      incompatible: mp?.incompatible ?? 0,
+      refusedByMultiplicity: mp?.refusedByMultiplicity ?? 0,
+      pathMultiplicity: this.endedMultiplicity,
+      forwardSteps: d?.forwardSteps ?? 0,
+      forwardedStates: d?.forwardedStates ?? 0,
+      forwardedMerged: d?.forwardedMerged ?? 0,
+    };
+  }
+
+  /** Paths the ended states stood for (merged-away states excluded: their paths live on). */
+  endedMultiplicity = 0;
 
   halt(reason: string): void {
     if (this.haltReason === null) this.haltReason = reason;
@@ -358,8 +413,32 @@ export class Executor {
     }
   }
 
+  /**
+   * Automatic merging (--state-merging): steps end at block entries, and a state arriving
+   * where a similar one stands merges into it (merging/auto.ts). Set up by explore().
+   */
+  blockSteps = false;
+  mergePoints: MergePoints | null = null;
+  /** Fast-forwarding statistics of dynamic merging (set when --state-merging=dynamic). */
+  dsmCounters: DsmCounters | null = null;
+
+  /** After a step: the states that moved merge into states waiting where they arrived. */
+  private mergeArrivals(current: ExecutionState | null): void {
+    const mp = this.mergePoints!;
+    const arrivals = current !== null ? [current, ...this.added] : this.added.slice();
+    for (const s of arrivals) {
+      if (s.status !== StateStatus.Running) continue;
+      if (this.pausedSet.has(s) || this.paused.includes(s)) {
+        mp.leave(s); // waits at klee_close_merge: manual merging's business
+        continue;
+      }
+      if (mp.arrive(s) !== null) this.terminateSilently(s, Termination.Merge);
+    }
+  }
+
   /** Tell the searcher and the process tree what the last step did (KLEE's updateStates). */
   updateStates(current: ExecutionState | null): void {
+    if (this.mergePoints !== null) this.mergeArrivals(current);
     const { added, removed, paused, resumed } = this;
     // fresh lists only where something was recorded (most steps fork once or end one state)
     if (added.length > 0) this.added = [];
@@ -385,10 +464,12 @@ export class Executor {
       if (j >= 0) toRemove.splice(j, 1); // paused and released in one step: it never left
       else toAdd.push(s);
     }
-    if (toAdd.length > 0 || toRemove.length > 0 || current === null) this.searcher!.update(current, toAdd, toRemove);
+    // merging searchers order states by where they stand: they hear of every step
+    if (toAdd.length > 0 || toRemove.length > 0 || current === null || this.blockSteps) this.searcher!.update(current, toAdd, toRemove);
     for (const s of removed) {
       this.liveStates.delete(s);
       this.ptree?.remove(s);
+      this.mergePoints?.leave(s);
     }
   }
 
@@ -625,6 +706,7 @@ export class Executor {
     let unique = name;
     for (let id = 1; st.hasArrayName(unique); id++) unique = `${name}_${id}`;
     const array = new ExprArray(unique, mo.size);
+    array.access = mo.accessTypes();
     const os = st.addressSpace.writeableOf(mo);
     if (os === null) throw new Error(`make_symbolic: object ${mo.id} not bound`);
     os.makeSymbolic(array);
@@ -652,11 +734,12 @@ export class Executor {
   terminateSilently(st: ExecutionState, kind: Termination = Termination.SilentExit): void {
     this.writer.exploredPaths++;
     this.events.onStateEnd?.({ stateId: st.id, testId: 0, kind });
-    this.terminate(st);
+    this.terminate(st, kind === Termination.Merge);
   }
 
-  private terminate(st: ExecutionState): void {
+  private terminate(st: ExecutionState, merged = false): void {
     if (st.status === StateStatus.Terminated) return;
+    if (!merged) this.endedMultiplicity += st.multiplicity;
     st.status = StateStatus.Terminated;
     // the states sharing its objects and frames may now write them in place
     st.addressSpace.release();
@@ -702,14 +785,14 @@ export class Executor {
     g.running--;
     let mergedInto: ExecutionState | null = null;
     for (const other of list) {
-      if (mergeStates(this, other, st)) {
+      if (mergeBlocker(other, st) === null) {
+        mergeInto(this, other, st, this.mergeCounters, this.witnessEvents);
         mergedInto = other;
         break;
       }
     }
     if (mergedInto !== null) {
       // the merged-away state ends quietly (KLEE: terminateStateEarlyAlgorithm "merged state.")
-      this.mergedStates++;
       st.openMergeStack.push(g); // terminate() leaves the group; undo the decrement first
       g.running++;
       this.terminateSilently(st, Termination.Merge);
@@ -720,7 +803,14 @@ export class Executor {
     if (g.running === 0) this.releaseMergeGroup(g);
   }
 
-  mergedStates = 0;
+  /** What merging did in this run (manual and automatic merges alike). */
+  readonly mergeCounters: MergeCounters = { merges: 0, itesCreated: 0 };
+  /** Witness tests of merged states (merging/core.ts, test-output.ts). */
+  readonly witnessEvents: WitnessEvents = { next: 1, done: new Set() };
+
+  get mergedStates(): number {
+    return this.mergeCounters.merges;
+  }
 
   private pauseState(st: ExecutionState): void {
     this.paused.push(st);

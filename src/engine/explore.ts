@@ -11,6 +11,7 @@ import { MemoryOutput, type RunOutput } from './test-output.js';
 import { resolveOptions, type EngineOptions } from './options.js';
 import { StatsTracker, type StatsSinks } from './stats-tracker.js';
 import type { CountingBackend } from '../solver/solver.js';
+import { setUpStateMerging } from './merging/setup.js';
 
 export interface ExploreSetup {
   /** Where tests go (default: kept in memory, see MemoryOutput). */
@@ -58,11 +59,12 @@ export async function explore(module: Module, options: Partial<EngineOptions> = 
     ex.keepProcessTree = searchRequiresPTree(names);
     let name = '';
     setup.onStart?.(ex);
+    const merging = setUpStateMerging(ex);
     tracker?.start();
     let summary;
     try {
       summary = await ex.run((ptree, rng) => {
-        const s = createSearcher(names, { rng, ptree, oracle });
+        const s = merging.searcher(() => createSearcher(names, { rng, ptree, oracle }));
         name = s.name;
         return s;
       }, setup.shouldStop);

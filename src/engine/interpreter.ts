@@ -37,8 +37,10 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
   const covered = ex.covered;
   const edgeTaken = ex.edgeTaken;
   const callPaths = ex.callPaths;
+  const blockSteps = ex.blockSteps;
   const as = st.addressSpace;
   let n = 0;
+  st.yieldStep = false; // a request left from the step that forked this state
   /** n when the current frame's stretch began (for callPaths). */
   let stretchStart = 0;
   if (st.pendingError !== null) {
@@ -54,6 +56,7 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
       // KLEE's convention: 0 until the state covers something new, then 1 and counting.
       ex.coveredCount++;
       st.coveredNew = true;
+      st.coveredSinceMerge = true;
       st.instsSinceCovNew = 1 - n;
       st.firstCovered = new FirstCovered(ki.gid, st.firstCovered);
     }
@@ -291,6 +294,12 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
           n += e.phiDst.length;
         }
         pc = e.pc;
+        if (blockSteps) {
+          // merging: the searcher decides at every block entry (the state may merge there)
+          st.pc = pc;
+          if (callPaths !== null) callPaths.addInstructions(st, n - stretchStart);
+          return n;
+        }
         continue;
       }
       case Op.CondBr: {
@@ -303,6 +312,12 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
             n += e.phiDst.length;
           }
           pc = e.pc;
+          if (blockSteps) {
+            // merging: the searcher decides at every block entry (the state may merge there)
+            st.pc = pc;
+            if (callPaths !== null) callPaths.addInstructions(st, n - stretchStart);
+            return n;
+          }
           continue;
         }
         break;

@@ -242,6 +242,7 @@ export class MemIO {
   /** Store at a symbolic 32-bit offset (object-relative). */
   writeSym(os: ObjectState, off: Expr, t: Type, v: Val): void {
     const n = this.dl.typeStoreSize(t);
+    os.recordSymbolicAccess(n);
     const bytes: Byte[] = new Array<Byte>(n).fill(0);
     this.toBytes(t, v, bytes, 0);
     for (let i = 0; i < n; i++) {
@@ -252,6 +253,7 @@ export class MemIO {
 
   /** Load at a symbolic 32-bit offset. */
   readSym(os: ObjectState, off: Expr, t: Type): Val {
+    os.recordSymbolicAccess(this.dl.typeStoreSize(t));
     return this.fromBytes(t, (i) => os.read8Sym(builder.add(off, constantFromBV(i, 32))), 0);
   }
 }

@@ -6,6 +6,9 @@
 
 export type LibcKind = 'none' | 'tsklee';
 
+/** Automatic state merging (paper 001): none, static (SSM: topological order), dynamic (DSM: fast-forwarding). */
+export type StateMergingKind = 'none' | 'static' | 'dynamic';
+
 export interface EngineOptions {
   /** Function to start in (KLEE's --entry-point). Default 'main'. */
   entryPoint: string;
@@ -53,6 +56,21 @@ export interface EngineOptions {
   quantum: number;
   /** Merge states at klee_close_merge (KLEE's --use-merge); without it the calls are ignored. */
   useMerge: boolean;
+  // ---- automatic state merging (paper 001; src/engine/merging/)
+  /** --state-merging: 'static' runs states in topological order and merges at joins, 'dynamic' fast-forwards states about to meet a similar one under the --search searcher. Default 'none'. */
+  stateMerging: StateMergingKind;
+  /** QCE threshold α (--qce-alpha): a variable is hot where its query count exceeds α·Qt. Infinity merges whatever is compatible. Default 1e-12 (the paper's). */
+  qceAlpha: number;
+  /** QCE branch feasibility probability β (--qce-beta). Default 0.8 (the paper's). */
+  qceBeta: number;
+  /** QCE trip count of loops whose count is not a small constant (--qce-kappa). Default 10 (the paper's). */
+  qceKappa: number;
+  /** DSM history length in basic blocks (--dsm-delta). Default 8 (the paper's). */
+  dsmDelta: number;
+  /** States standing for more paths than this do not merge further (--max-state-multiplicity; 0 = no limit). */
+  maxStateMultiplicity: number;
+  /** Log every merge and every refused merge with its reason to messages.txt (KLEE's --debug-log-merge). */
+  debugLogMerge: boolean;
   /** Largest stack depth (frames) before a state ends with an error. Default 10000. */
   maxStackFrames: number;
   /** Seconds between two rows of run.stats (KLEE's --stats-write-interval; 0: none by time). Default 1. */
@@ -102,6 +120,13 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   istatsWriteInterval: 10,
   istatsWriteAfterInstructions: 0,
   writeCov: false,
+  stateMerging: 'none',
+  qceAlpha: 1e-12,
+  qceBeta: 0.8,
+  qceKappa: 10,
+  dsmDelta: 8,
+  maxStateMultiplicity: 0,
+  debugLogMerge: false,
 };
 
 export function resolveOptions(o: Partial<EngineOptions> = {}): EngineOptions {

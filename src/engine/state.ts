@@ -17,7 +17,7 @@ import type { KFunction } from './prepare/kinst.js';
 import type { Val } from './values.js';
 import { ConstraintSet } from '../solver/layers/constraint-set.js';
 import type { Termination } from './errors.js';
-import type { MergeGroup } from './merge.js';
+import type { MergeGroup } from './merging/manual.js';
 import type { ConsoleChunk } from './special/console.js';
 
 export class StackFrame {
@@ -46,6 +46,16 @@ export class StackFrame {
     f.varargs = this.varargs;
     return f;
   }
+}
+
+/**
+ * A path merged into a state that covered new code (merging/core.ts): `cond` selects it within
+ * the state's path condition; `event` names the coverage it stands for (one test per event
+ * is enough, whichever state writes it).
+ */
+export interface Witness {
+  readonly event: number;
+  readonly cond: Expr;
 }
 
 export interface SymbolicObject {
@@ -79,11 +89,15 @@ export enum StateStatus {
 
 export class ExecutionState implements SearchableState {
   depth = 0;
+  /** How many paths this state stands for (merged states add theirs; a fork copies it to both sides). */
+  multiplicity = 1;
   queryCostMs = 0;
   instsSinceCovNew = 0;
   ptreeNode: PTreeNode | null = null;
   /** Covered an instruction no state had executed before (--only-output-states-covering-new). */
   coveredNew = false;
+  /** Covered new code since it was created or last merged (a merge then keeps a witness of its path). */
+  coveredSinceMerge = false;
   status = StateStatus.Running;
   /** Index in the top frame's instructions of the next instruction. */
   pc = 0;
@@ -107,6 +121,12 @@ export class ExecutionState implements SearchableState {
   pendingError: PendingError | null = null;
   /** Open merge regions, innermost last (klee_open_merge). */
   openMergeStack: MergeGroup[];
+  /**
+   * Conditions selecting the paths merged into this state that covered new code (merge
+   * core): when the state ends, each still feasible one gets a test of its own, so merging
+   * keeps the coverage of the tests (a merged state's own test follows one of its paths).
+   */
+  witnesses: Witness[];
   /** Next object of the test being replayed (EngineOptions.replay). */
   replayPosition = 0;
   /** What main returned or exit() was given (undefined if neither happened yet). */
@@ -133,12 +153,14 @@ export class ExecutionState implements SearchableState {
       this.entryQueue = [];
       this.argvObjects = [];
       this.openMergeStack = [];
+      this.witnesses = [];
     } else {
       this.symbolics = parent.symbolics.slice();
       this.cexPreferences = parent.cexPreferences.slice();
       this.entryQueue = parent.entryQueue.slice();
       this.argvObjects = parent.argvObjects;
       this.openMergeStack = parent.openMergeStack.slice();
+      this.witnesses = parent.witnesses.slice();
     }
   }
 
@@ -155,6 +177,7 @@ export class ExecutionState implements SearchableState {
     for (let i = 0; i < this.stack.length; i++) this.stack[i]!.shares++;
     const s = new ExecutionState(newId, this.stack.slice(), this.constraints.fork(), this.addressSpace.fork(), this.allocator.clone(), this);
     s.depth = this.depth;
+    s.multiplicity = this.multiplicity;
     s.pc = this.pc;
     s.prevPc = this.prevPc;
     s.steppedInstructions = this.steppedInstructions;

@@ -22,6 +22,7 @@ import { TypeKind, type IntegerType } from '../ir/types.js';
 import { Assembly } from './assembly.js';
 import { consoleRecord } from './special/console.js';
 import { firstCoveredLines } from './stats-source.js';
+import { Evaluator } from '../expr/evaluate.js';
 
 /** Where tests and messages go: an OutputDir, or an in-memory collector (tests, library use). */
 export interface RunOutput {
@@ -82,12 +83,56 @@ export class TestWriter {
     this.exploredPaths++;
     const id = this.shouldWriteTest(st) ? this.processTestCase(st, {}, true) : 0;
     this.ex.events.onStateEnd?.({ stateId: st.id, testId: id, kind: Termination.Exit, exitValue: st.exitValue });
+    if (id !== 0) this.witnessTests(st, () => ({}), true, Termination.Exit);
   }
 
   onEarly(st: ExecutionState, message: string, kind: Termination): void {
     this.exploredPaths++;
     const id = this.shouldWriteTest(st) ? this.processTestCase(st, { early: `${message}\n` }) : 0;
     this.ex.events.onStateEnd?.({ stateId: st.id, testId: id, kind, message });
+    if (id !== 0) this.witnessTests(st, () => ({ early: `${message}\n` }), false, kind, message);
+  }
+
+  /** The inputs of the test written last. */
+  private lastKTest: KTest | null = null;
+
+  /** Tests written for the witnesses of merged states (merging/core.ts keeps them). */
+  witnessTestCount = 0;
+
+  /**
+   * A merged state stands for several paths: besides its own test, each witness (a merged-in
+   * path that covered new code) the state's end still allows gets a test following it. Its
+   * outcome (exit status, console) is the merged state's, evaluated under its own inputs.
+   */
+  private witnessTests(st: ExecutionState, extras: () => WriteTestExtras, exited: boolean, kind: Termination, message?: string): void {
+    if (st.witnesses.length === 0) return;
+    const done = this.ex.witnessEvents.done;
+    // a witness some test already follows needs none of its own
+    const addModel = (k: KTest | null): void => {
+      if (k === null) return;
+      const m = new Map<ExprArray, Uint8Array>();
+      st.symbolics.forEach((s, i) => m.set(s.array, k.objects[i]!.bytes));
+      const ev = new Evaluator(m);
+      for (const w of st.witnesses) if (!done.has(w.event) && ev.isTrue(w.cond)) done.add(w.event);
+    };
+    addModel(this.lastKTest);
+    for (const w of st.witnesses) {
+      if (done.has(w.event)) continue;
+      let ok: boolean;
+      try {
+        ok = !this.ex.solver.computeTruth({ constraints: st.constraints.toArray(), expr: builder.not(w.cond) });
+      } catch (e) {
+        if (!isSolverFailure(e)) throw e;
+        continue;
+      }
+      this.ex.queries++;
+      if (!ok) continue; // this state's end excludes it: another state may still follow it
+      const id = this.processTestCase(st, extras(), exited, w.cond);
+      this.witnessTestCount++;
+      this.ex.events.onStateEnd?.({ stateId: st.id, testId: id, kind, message, exitValue: exited ? st.exitValue : undefined, witness: true });
+      done.add(w.event);
+      addModel(this.lastKTest);
+    }
   }
 
   onError(st: ExecutionState, message: string, kind: Termination, info?: string, suffix?: string): void {
@@ -156,9 +201,10 @@ export class TestWriter {
   }
 
   /** Write one test for st (a .ktest when its inputs can be computed, plus extras; `exited`: the path exited normally). */
-  private processTestCase(st: ExecutionState, extras: WriteTestExtras, exited = false): number {
+  private processTestCase(st: ExecutionState, extras: WriteTestExtras, exited = false, witness?: Expr): number {
     const ex = this.ex;
-    const ktest = this.symbolicSolution(st);
+    const ktest = this.symbolicSolution(st, witness);
+    this.lastKTest = ktest;
     if (ktest === null) ex.warning('unable to get symbolic solution, losing test case');
     // the console output (.stdout, .stderr) and exit status (exit-status.txt) under this test's inputs
     const record = consoleRecord(st, ktest, exited);
@@ -177,7 +223,7 @@ export class TestWriter {
   }
 
   /** The test inputs of st: a model of its constraints (KLEE's getSymbolicSolution). */
-  symbolicSolution(st: ExecutionState): KTest | null {
+  symbolicSolution(st: ExecutionState, witness?: Expr): KTest | null {
     const ex = this.ex;
     const symbolics = st.symbolics;
     // plain loops, no spreads or map closures: this runs once per test and gets optimised in
@@ -189,6 +235,7 @@ export class TestWriter {
       try {
         let constraints = st.constraints.toArray();
         // Try each preference (klee_prefer_cex) in turn; keep those the path allows.
+        if (witness !== undefined) constraints = [...constraints, witness];
         if (st.cexPreferences.length > 0) constraints = this.withPreferences(st, constraints);
         values = ex.solver.computeInitialValues({ constraints, expr: TRUE }, arrays);
         ex.queries++;

@@ -7,6 +7,7 @@
  * without walking its list. Update lists are persistent: `extend` returns a new list.
  */
 import type { Expr } from './expr.js';
+import type { AccessTypes } from './access-types.js';
 import { finishHash, hashString, mixHash, WeakInternTable, type Probe } from './intern.js';
 
 /** Index width of every array. */
@@ -25,6 +26,11 @@ export class ExprArray {
   readonly range = RANGE_WIDTH;
   /** For a constant array, its bytes (a private copy); null for a symbolic array. */
   readonly constantValues: Uint8Array | null;
+  /**
+   * The typed access sizes of the memory object this array was made from (paper 002's M(a));
+   * null for arrays not made from memory. Set by the memory layer; read by the array encoding.
+   */
+  access: AccessTypes | null = null;
 
   /**
    * @param name a name for printing and for `.ktest` objects

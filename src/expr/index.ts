@@ -47,6 +47,7 @@ export {
   type SelectExpr,
 } from './expr.js';
 export { DOMAIN_WIDTH, RANGE_WIDTH, ExprArray, UpdateList, UpdateNode } from './array.js';
+export { AccessTypes } from './access-types.js';
 export { raw, type ExprBuilder, type BinaryBuilderFn } from './raw.js';
 export * from './builder.js';
 export { Evaluator, evaluate, evaluateBV, evaluateBool, evaluateExpr, type Assignment } from './evaluate.js';

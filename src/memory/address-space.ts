@@ -21,6 +21,9 @@ import { pmFloor, pmHigher, pmInsert, pmLower, pmRemove, pmToArray, type PNode }
 
 let nextCowKey = 1;
 
+/** bindings() per tree (trees are immutable: merging compares one state's objects many times). */
+const bindingLists = new WeakMap<PNode, PNode[]>();
+
 /** How far up the fork tree a write looks for the owner of an object before copying it. */
 const MAX_OWNER_WALK = 64;
 
@@ -91,6 +94,7 @@ export class AddressSpace {
   /** Bind a new object (its state becomes owned by this address space). */
   bind(mo: MemoryObject, os: ObjectState): void {
     os.owner = this.cowKey;
+    os.mo = mo;
     this.root = pmInsert(this.root, mo, os);
     this.last = null;
     this.live++;
@@ -176,9 +180,13 @@ export class AddressSpace {
     return pmLower(this.root, address);
   }
 
-  /** All bindings in address order (live and freed). */
-  bindings(): PNode[] {
-    return pmToArray(this.root);
+  /** All bindings in address order (live and freed); do not modify (shared by address spaces with the same tree). */
+  bindings(): readonly PNode[] {
+    const root = this.root;
+    if (root === null) return [];
+    let a = bindingLists.get(root);
+    if (a === undefined) bindingLists.set(root, (a = pmToArray(root)));
+    return a;
   }
 }
 

@@ -4,6 +4,7 @@
  * an object lives in its ObjectState. Whether an object is live or freed is per state (the
  * address space's binding), never here.
  */
+import { AccessTypes } from '../expr/access-types.js';
 
 export enum ObjectKind {
   Global,
@@ -29,6 +30,8 @@ export class MemoryObject {
   readonly id = nextObjectId++;
   /** Name given by klee_make_symbolic (the .ktest object name), else a description. */
   name: string;
+  /** Typed access sizes at symbolic offsets (made on the first such access). */
+  private access: AccessTypes | null = null;
 
   constructor(
     readonly address: number,
@@ -40,6 +43,11 @@ export class MemoryObject {
     name = 'unnamed',
   ) {
     this.name = name;
+  }
+
+  /** The object's access-size record, shared by every state and every array made from it. */
+  accessTypes(): AccessTypes {
+    return (this.access ??= new AccessTypes());
   }
 
   get isLocal(): boolean {

@@ -18,6 +18,7 @@ import { ExprArray, UpdateList } from '../expr/array.js';
 import { read as readExpr } from '../expr/builder-bits.js';
 import { constantFromBV, type Expr } from '../expr/expr.js';
 import { ExprKind } from '../expr/kinds.js';
+import type { MemoryObject } from './memory-object.js';
 
 const BYTE_CONCRETE = 0;
 const BYTE_SYMBOLIC = 1;
@@ -65,6 +66,8 @@ export class ObjectState {
   /** When ul is set: 1 for bytes whose current value is not in ul yet. */
   unflushed: Uint8Array | null = null;
   readOnly = false;
+  /** The object these are the contents of (set when bound; links arrays to its access types). */
+  mo: MemoryObject | null = null;
   /** Number of bytes not in form 0. */
   private nonConcrete = 0;
 
@@ -85,6 +88,7 @@ export class ObjectState {
     c.ul = this.ul;
     if (this.unflushed !== null) c.unflushed = this.unflushed.slice();
     c.readOnly = this.readOnly;
+    c.mo = this.mo;
     c.nonConcrete = this.nonConcrete;
     return c;
   }
@@ -178,6 +182,7 @@ export class ObjectState {
     const k = this.kinds;
     if (ul === null) {
       const arr = new ExprArray(`const_arr${++constArrayCounter}`, this.size, this.bytes);
+      if (this.mo !== null) arr.access = this.mo.accessTypes();
       ul = new UpdateList(arr, null);
       if (k !== null) {
         for (let i = 0; i < this.size; i++) {
@@ -196,6 +201,11 @@ export class ObjectState {
     }
     this.ul = ul;
     return ul;
+  }
+
+  /** Records an access of `bytes` bytes at a symbolic offset (paper 002's access types). */
+  recordSymbolicAccess(bytes: number): void {
+    if (this.mo !== null) this.mo.accessTypes().record(bytes);
   }
 
   /** The byte at a symbolic 32-bit offset. */

@@ -9,6 +9,7 @@ import type { Solver } from './solver.js';
 import { LoggingSolver } from './logging-solver.js';
 import { Z3Solver } from './z3/z3-solver.js';
 import { assembleChain, type ChainOptions } from './layers/chain.js';
+import { HighsIlp } from './ilp/highs-ilp.js';
 import { isExternalBackend, SmtLibSolver, SOLVER_BACKENDS, SolverSetupError, type SolverBackendName } from './smtlib/index.js';
 
 export * from './solver.js';
@@ -16,6 +17,11 @@ export { LoggingSolver, type LoggingSolverOptions } from './logging-solver.js';
 export { Z3Solver, type Z3SolverOptions, type Z3Counters } from './z3/z3-solver.js';
 export { loadZ3, loadZ3Sync, Z3Handle, Z3Instance } from './z3/z3-module.js';
 export * from './smtlib/index.js';
+export { ArrayAxiomsSolver, type ArrayAxiomsOptions, type AxiomGeneration, type ArrayQueryStats } from './array-axioms.js';
+export { IlpPrecheckSolver } from './ilp-precheck.js';
+export { HighsIlp } from './ilp/highs-ilp.js';
+export type { AxiomMode } from './arrays/axiom-pool.js';
+export { openSession, type IncrementalSession, type IncrementalSolver } from './incremental.js';
 
 export interface SolverOptions extends ChainOptions {
   /** Per-query time limit of the backend in milliseconds (KLEE's --max-solver-time); none if 0 or absent. */
@@ -31,6 +37,7 @@ export interface SolverOptions extends ChainOptions {
 /** The backend, wrapped in the layers the options ask for. */
 export async function createSolver(opts: SolverOptions = {}): Promise<Solver> {
   const core = await createBackend(opts.backend ?? 'z3', opts.timeoutMs);
+  if (opts.ilpPrecheck === true && opts.ilp === undefined) opts = { ...opts, ilp: await HighsIlp.create() };
   if (opts.debugValidateSolver === true && opts.validationBackend !== undefined && opts.validationOracle === undefined) {
     const oracle = await createBackend(opts.validationBackend, opts.timeoutMs);
     return buildChain(core, { ...opts, validationOracle: oracle });

@@ -11,6 +11,11 @@ export interface Query {
   readonly constraints: readonly Expr[];
   /** A width-1 expression for truth/validity, any width for computeValue. */
   readonly expr: Expr;
+  /**
+   * Optional: intervals of read index expressions implied by `constraints` (the ILP
+   * pre-check passes them to the array encoding below it; other layers ignore them).
+   */
+  readonly indexIntervals?: ReadonlyMap<Expr, { lo: bigint; hi: bigint }>;
 }
 
 export enum Validity {

@@ -146,7 +146,7 @@ describe('the bundled CLI', () => {
     expect(readFileSync(join(pkg, 'work', 'out', 'info'), 'utf8')).toMatch(/^KLEE: done: generated TESTS = 3$/m);
   });
 
-  it('falls back to the per-module build when the bundle is older than it (tsc run alone)', () => {
+  it('falls back to the per-module build when the bundle is older than it in a source checkout (tsc run alone)', () => {
     const pkg = packageCopy('stale', (dist) => {
       cpSync(join(ROOT, 'dist'), dist, { recursive: true, filter: (src) => !basename(src).startsWith('tsklee-bundle.') });
       // a bundle that would fail if it were loaded
@@ -154,10 +154,26 @@ describe('the bundled CLI', () => {
       const old = new Date(Date.now() - 3600_000);
       utimesSync(join(dist, 'cli', 'tsklee-bundle.cjs'), old, old);
     });
+    mkdirSync(join(pkg, 'src', 'cli'), { recursive: true });
+    cpSync(join(ROOT, 'src', 'cli', 'cli.ts'), join(pkg, 'src', 'cli', 'cli.ts'));
     const r = runExample(pkg, 'out');
     expect(r.stderr).not.toContain('stale bundle loaded');
     expect(r.code).toBe(0);
     expect(r.files.filter((f) => f.endsWith('.ktest'))).toHaveLength(3);
+  });
+
+  it('uses the bundle whatever the file times in an installed package (no src/: npm unpacks files in any order)', () => {
+    const pkg = packageCopy('installed', (dist) => {
+      cpSync(join(ROOT, 'dist'), dist, { recursive: true });
+      const text = readFileSync(join(dist, 'cli', 'tsklee-bundle.cjs'), 'latin1');
+      expect(text).toContain('done: generated tests = ');
+      writeFileSync(join(dist, 'cli', 'tsklee-bundle.cjs'), text.replace('done: generated tests = ', 'done: BUNDLED tests = '), 'latin1');
+      const old = new Date(Date.now() - 3600_000);
+      utimesSync(join(dist, 'cli', 'tsklee-bundle.cjs'), old, old);
+    });
+    const r = runExample(pkg, 'out');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^tsklee: done: BUNDLED tests = 3$/m);
   });
 
   it('runs as the tsklee command (bin/tsklee, also through a link) without NODE_EXTRA_CA_CERTS', () => {

@@ -120,7 +120,7 @@ describe('backend selection and --write-smt2s', () => {
     const env = { ...process.env, PATH: '/nonexistent' };
     const r2 = spawnSync(process.execPath, [CLI, 'run', '--solver-backend=cvc5', '--output-dir=bad2', 'layers.bc'], { encoding: 'utf8', cwd: dir, env });
     expect(r2.status).toBe(1);
-    expect(r2.stderr.trim()).toBe("tsklee: error: --solver-backend=cvc5: 'cvc5' not found on PATH");
+    expect(r2.stderr.trim()).toBe("tsklee: error: --solver-backend=cvc5: 'cvc5' not found on PATH (install Debian's cvc5 package)");
     expect(readdirSync(dir).filter((f) => f.startsWith('bad'))).toEqual([]);
   });
 

@@ -22,7 +22,8 @@ import { compareRun, type Verdict } from '../../replay/compare.js';
 import { LIBC_CHOICES, loadProgram, RuntimeSetupError, type LibcChoice } from '../../engine/prepare/runtime.js';
 import type { GlobalArgs } from '../context.js';
 import { UsageError, writeStdout } from '../errors.js';
-import { compileC, parseTimeSpan } from './run.js';
+import { parseTimeSpan } from './run.js';
+import { compileC } from '../../cc/compile-input.js';
 
 interface ReplayArgs extends GlobalArgs {
   program: string;

@@ -1,7 +1,7 @@
 /**
  * `tsklee run [options] prog.bc|prog.c [program args]`: explore every path of a program
- * (KLEE's `klee` command). A `.c` file is compiled first with clang-19
- * (`-emit-llvm -c -g -O0 -Xclang -disable-O0-optnone -I<tsklee>/runtime/include`).
+ * (KLEE's `klee` command). A `.c` file is compiled first (src/cc/compile-input.ts: clang-19,
+ * else another clang; `-emit-llvm -c -g -O0 -Xclang -disable-O0-optnone -I<tsklee>/runtime/include`).
  *
  * Writes klee-out-N/ beside the input (or --output-dir): a .ktest per path, .err reports,
  * info, messages.txt, warnings.txt, run.stats. Prints KLEE's summary as `tsklee: done: …`
@@ -11,19 +11,18 @@
  * untouched (`tsklee run --libc=tsklee --posix-runtime prog.bc --sym-args 0 2 4 -n`): the CLI
  * inserts a `--` after the input (separateProgramArgs); a `--` given right after it is dropped.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { packageRoot } from '../../util/package-root.js';
+import { compileC } from '../../cc/compile-input.js';
 import type { Argv, CommandModule } from 'yargs';
 import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, writeFileAtomic, type RunDoneStats } from '../../output/index.js';
 import { explore } from '../../engine/explore.js';
-import { buildChain, createBackend, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
+import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
 import { solverStatsColumns } from '../../output/run-stats.js';
 import { countingBackend } from '../../solver/solver.js';
 import { COVERAGE_COLUMNS } from '../../engine/stats-tracker.js';
-import { STATS_RUN_OPTIONS, statsEngineOptions, statsFilesWanted, statsSinks, writeCoverage, type StatsRunArgs } from '../run-statistics.js';
+import { formatCoveredInstructions, STATS_RUN_OPTIONS, statsEngineOptions, statsFilesWanted, statsSinks, writeCoverage, type StatsRunArgs } from '../run-statistics.js';
 import { DEFAULT_OPTIONS, resolveOptions, type EngineOptions } from '../../engine/options.js';
 import { EXIT_ON_ERROR_NAMES } from '../../engine/errors.js';
 import { EngineSetupError } from '../../engine/executor.js';
@@ -32,6 +31,7 @@ import { LIBC_CHOICES, loadProgram, RuntimeSetupError, type LibcChoice } from '.
 import type { GlobalArgs } from '../context.js';
 import { UsageError } from '../errors.js';
 import { ProgressLine } from '../progress.js';
+import { formatMergingSummary } from '../../engine/merging/summary.js';
 
 interface RunArgs extends GlobalArgs, StatsRunArgs {
   input: string;
@@ -65,6 +65,52 @@ interface RunArgs extends GlobalArgs, StatsRunArgs {
   useFastSolver?: boolean;
   debugValidateSolver?: boolean;
   debugValidateSolverBackend?: string;
+  arrayEncoding?: string;
+  arrayAxioms?: string;
+  arrayAxiomGeneration?: string;
+  ilpPrecheck?: boolean;
+  // state merging (paper 001)
+  stateMerging?: string;
+  qceAlpha?: string;
+  qceBeta?: number;
+  qceKappa?: number;
+  dsmDelta?: number;
+  maxStateMultiplicity?: number;
+  debugLogMerge?: boolean;
+}
+
+const ARRAY_ENCODINGS = ['backend', 'axioms'] as const;
+const ARRAY_AXIOMS = ['plain', 'typed', 'typed-interval'] as const;
+const AXIOM_GENERATIONS = ['lazy', 'eager'] as const;
+
+/** A value of one of the array options, checked. */
+function choice<T extends string>(v: string | undefined, choices: readonly T[], option: string): T | undefined {
+  if (v === undefined) return undefined;
+  if (!(choices as readonly string[]).includes(v)) throw new UsageError(`--${option}=${v}: expected one of ${choices.join(', ')}`);
+  return v as T;
+}
+
+/** --state-merging and the QCE/DSM parameters, checked. */
+function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
+  const kind = argv.stateMerging ?? 'none';
+  if (kind !== 'none' && kind !== 'static' && kind !== 'dynamic') throw new UsageError(`--state-merging=${kind}: expected none, static or dynamic`);
+  let alpha: number | undefined;
+  if (argv.qceAlpha !== undefined) {
+    alpha = /^(inf|infinity)$/i.test(argv.qceAlpha) ? Infinity : Number(argv.qceAlpha);
+    if (!(alpha >= 0)) throw new UsageError(`--qce-alpha=${argv.qceAlpha}: expected a number ≥ 0 or inf`);
+  }
+  if (argv.qceBeta !== undefined && !(argv.qceBeta > 0 && argv.qceBeta <= 1)) throw new UsageError(`--qce-beta=${argv.qceBeta}: expected a number in (0, 1]`);
+  if (argv.qceKappa !== undefined && !(Number.isInteger(argv.qceKappa) && argv.qceKappa >= 1)) throw new UsageError(`--qce-kappa=${argv.qceKappa}: expected an integer ≥ 1`);
+  if (argv.dsmDelta !== undefined && !(Number.isInteger(argv.dsmDelta) && argv.dsmDelta >= 1)) throw new UsageError(`--dsm-delta=${argv.dsmDelta}: expected an integer ≥ 1`);
+  return {
+    stateMerging: kind,
+    qceAlpha: alpha,
+    qceBeta: argv.qceBeta,
+    qceKappa: argv.qceKappa,
+    dsmDelta: argv.dsmDelta,
+    maxStateMultiplicity: argv.maxStateMultiplicity,
+    debugLogMerge: argv.debugLogMerge,
+  };
 }
 
 /** A --solver-backend style value, checked (and an external solver's binary located) before anything is written. */
@@ -95,26 +141,6 @@ export function parseTimeSpan(s: string, option: string): number {
 function list(v: string | string[] | undefined): string[] {
   if (v === undefined) return [];
   return ([] as string[]).concat(v).flatMap((x) => x.split(',')).filter((x) => x !== '');
-}
-
-function repoRoot(): string {
-  return packageRoot(import.meta.url);
-}
-
-/** Compile a C file to bitcode the way the tsklee docs say to. */
-export function compileC(input: string, outDir: string): string {
-  const bc = join(outDir, `${basename(input, '.c')}.bc`);
-  const include = join(repoRoot(), 'runtime', 'include');
-  try {
-    execFileSync('clang-19', ['-emit-llvm', '-c', '-g', '-O0', '-Xclang', '-disable-O0-optnone', `-I${include}`, input, '-o', bc], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException & { status?: number };
-    if (err.code === 'ENOENT') throw new UsageError(`${input}: clang-19 is needed to compile C input (or give a .bc file)`);
-    throw new UsageError(`${input}: clang-19 failed (exit status ${err.status ?? '?'})`);
-  }
-  return bc;
 }
 
 /**
@@ -205,7 +231,19 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .option('use-branch-cache', { type: 'boolean', describe: 'cache of query results (default true)' })
       .option('use-fast-solver', { type: 'boolean', describe: "tsklee's exact solver for simple queries, before the backend (default true)" })
       .option('debug-validate-solver', { type: 'boolean', describe: "cross-check every solver answer against an oracle (default: the chain's own backend)" })
+      .option('array-encoding', { type: 'string', describe: "arrays: 'backend' (the solver's own arrays, default) or 'axioms' (tsklee's encoding: reads as bit-vectors plus generated array axioms)" })
+      .option('array-axioms', { type: 'string', describe: "with --array-encoding=axioms: plain, typed (pruned by access type) or typed-interval (and by index interval; default)" })
+      .option('array-axiom-generation', { type: 'string', describe: "with --array-encoding=axioms: lazy (CEGAR, default) or eager" })
+      .option('ilp-precheck', { type: 'boolean', describe: 'answer array queries UNSAT by an ILP over linearised constraints before the solver (HiGHS; proofs checked exactly)' })
       .option('debug-validate-solver-backend', { type: 'string', describe: 'the oracle of --debug-validate-solver (a --solver-backend value)' })
+      // state merging (paper 001)
+      .option('state-merging', { type: 'string', describe: 'merge states automatically: none (default), static (topological order, merge at joins), dynamic (fast-forward states about to meet a similar one)' })
+      .option('qce-alpha', { type: 'string', describe: 'query count estimation threshold α: variables whose estimated queries exceed α·Qt keep states apart (default 1e-12; inf merges all)' })
+      .option('qce-beta', { type: 'number', describe: 'QCE: probability that a branch side is feasible (default 0.8)' })
+      .option('qce-kappa', { type: 'number', describe: 'QCE: trip count assumed for loops (default 10)' })
+      .option('dsm-delta', { type: 'number', describe: 'dynamic merging: history length in basic blocks (default 8)' })
+      .option('debug-log-merge', { type: 'boolean', describe: 'log every merge and refused merge (with the reason) to messages.txt' })
+      .option('max-state-multiplicity', { type: 'number', describe: 'do not merge into states standing for more paths than this (default: no limit)' })
       .options(STATS_RUN_OPTIONS)
       .parserConfiguration({ 'populate--': true, 'parse-positional-numbers': false })
       .example('$0 run prog.bc', '')
@@ -235,6 +273,10 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       useBranchCache: argv.useBranchCache,
       useFastSolver: argv.useFastSolver,
       debugValidateSolver: argv.debugValidateSolver,
+      arrayEncoding: choice(argv.arrayEncoding, ARRAY_ENCODINGS, 'array-encoding'),
+      arrayAxioms: choice(argv.arrayAxioms, ARRAY_AXIOMS, 'array-axioms'),
+      arrayAxiomGeneration: choice(argv.arrayAxiomGeneration, AXIOM_GENERATIONS, 'array-axiom-generation'),
+      ilpPrecheck: argv.ilpPrecheck,
     };
     let solver: Solver | undefined;
     let coreP: Promise<Solver> | undefined;
@@ -268,6 +310,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         checkOvershift: argv.checkOvershift,
         dumpStatesOnHalt: argv.dumpStatesOnHalt,
         useMerge: argv.useMerge,
+        ...mergingOptions(argv),
         libc,
         posixRuntime,
         ...statsEngineOptions(argv),
@@ -278,6 +321,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       if (entry === undefined || entry.isDeclaration) throw new EngineSetupError(`entry point '${opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint}' not found in the module`);
       const core = await coreP;
       const oracle = await oracleP;
+      if (solverOpts.ilpPrecheck === true) solverOpts.ilp = await HighsIlp.create();
       const out = createOutputDir({ outputDir: argv.outputDir, base: dirname(resolve(input)) });
       // --write-smt2s: besides each test's path condition, every query the backend gets
       solver = buildChain(core, { ...solverOpts, validationOracle: oracle, smt2Dir: argv.writeSmt2s === true ? out.file('solver-queries') : undefined });
@@ -336,9 +380,12 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         out.writeInfo(
           formatInfoHeader({ argv: commandLine, pid: process.pid, start, searcher: r.searcher }) +
             formatInfoFooter({ start, end, haltReason: r.haltReason ?? undefined, done }) +
+            (r.merging !== null ? formatMergingSummary(r.merging) : '') +
+            formatCoveredInstructions(r.statistics!) +
             writeCoverage(out, r.statistics!, basename(input).replace(/\.[^.]*$/, '')),
         );
         process.stderr.write(formatDoneSummary(done).replace(/^KLEE: /gm, 'tsklee: '));
+        if (r.merging !== null) process.stderr.write(formatMergingSummary(r.merging).replace(/^KLEE: /gm, 'tsklee: '));
         if (r.haltReason !== null) process.stderr.write(`tsklee: halted: ${r.haltReason}\n`);
       } finally {
         progress?.stop();

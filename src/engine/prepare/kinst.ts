@@ -7,7 +7,7 @@
  * constant operand evaluated (global and function addresses are known before preparation),
  * so every operand is a register index and the loop never looks anything up by name.
  */
-import type { Function, Instruction, Type } from '../../ir/index.js';
+import type { Function, Instruction, Type, Value } from '../../ir/index.js';
 import type { Val } from '../values.js';
 import type { ExecutionState } from '../state.js';
 import type { Executor } from '../executor.js';
@@ -155,6 +155,8 @@ export class KFunction {
   regTypes: (Type | null)[] = [];
   /** Per parameter, the type of a byval parameter (the callee gets a copy), or null if none has one. */
   byval: (Type | null)[] | null = null;
+  /** The register of each argument, phi and instruction result (static analyses read it). */
+  regOf: ReadonlyMap<Value, number> = new Map();
 
   constructor(readonly fn: Function) {}
 

@@ -298,6 +298,7 @@ export class KModule {
     const regTypes: (Type | null)[] = new Array<Type | null>(kf.numRegs).fill(null);
     for (const [v, slot] of slots) regTypes[slot] = v.type;
     kf.regTypes = regTypes;
+    kf.regOf = slots;
     const template: Val[] = new Array<Val>(kf.numRegs).fill(0);
     for (let i = 0; i < constRegs.length; i++) template[constBase + i] = constRegs[i]!;
     kf.template = template;

@@ -15,15 +15,10 @@
  * layout then (the runtime uses no __int128 in memory). Typed-pointer programs (clang ≤ 14)
  * cannot link with the opaque-pointer runtime: that is a clear error.
  *
- * In a source checkout the runtime bitcode is (re)built on first use when missing or older
- * than its sources (scripts/build-runtime-*.mjs, a few ms when up to date); an installed
- * tsklee uses the files it ships with.
+ * Where the bitcode comes from (built on first use in a source checkout, shipped in an
+ * installed package): runtime-files.ts.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { loadModule } from '../../load.js';
-import { packageRoot } from '../../util/package-root.js';
 import { DataLayout } from '../../ir/datalayout.js';
 import { Function, Linkage, type GlobalValue } from '../../ir/globals.js';
 import { linkModules, replaceGlobalUses, typesEquivalent, type LinkOptions } from '../../ir/linker.js';
@@ -31,6 +26,9 @@ import type { Module } from '../../ir/module.js';
 import { markRuntimeFunction } from './runtime-functions.js';
 import { pruneUnreferenced } from './prune.js';
 import { readMemberIndex, selectMembers } from './members.js';
+import { runtimeBitcode, RuntimeSetupError, type RuntimePart } from './runtime-files.js';
+
+export { RuntimeSetupError };
 
 /** The C libraries `--libc` accepts. */
 export const LIBC_CHOICES = ['none', 'tsklee'] as const;
@@ -43,34 +41,6 @@ export const POSIX_USER_MAIN = '__user_main';
 export interface RuntimeChoice {
   libc: LibcChoice;
   posixRuntime: boolean;
-}
-
-/** The runtime cannot be linked as asked (missing bitcode, incompatible program): one line for the user. */
-export class RuntimeSetupError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RuntimeSetupError';
-  }
-}
-
-const ROOT = packageRoot(import.meta.url);
-
-type RuntimePart = 'libc' | 'posix';
-
-/** Path of runtime/build/<part>.bc, building it first in a source checkout. */
-async function runtimeBitcode(part: RuntimePart): Promise<string> {
-  const bc = join(ROOT, 'runtime', 'build', `${part}.bc`);
-  const script = join(ROOT, 'scripts', `build-runtime-${part}.mjs`);
-  if (existsSync(script) && existsSync(join(ROOT, 'runtime', part))) {
-    try {
-      const mod = (await import(pathToFileURL(script).href)) as { buildBitcode(o: { quiet: boolean }): string };
-      mod.buildBitcode({ quiet: true });
-    } catch (e) {
-      throw new RuntimeSetupError(`cannot build runtime/build/${part}.bc: ${(e as Error).message.split('\n')[0]}`);
-    }
-  }
-  if (!existsSync(bc)) throw new RuntimeSetupError(`runtime/build/${part}.bc is missing (run: npm run build:runtime)`);
-  return bc;
 }
 
 /** The runtime libraries a choice needs. */

@@ -27,6 +27,34 @@ export interface CoverageOracle<S extends SearchableState> {
   callPathInstructionCount(state: S): number;
 }
 
+/**
+ * Engine-provided facts about where states stand, for the merging searchers (paper 001): the
+ * topological position (static merging runs the least; dynamic merging fast-forwards the least
+ * of its candidates) and the recent history of each state.
+ */
+export interface LocationOracle<S extends SearchableState> {
+  /**
+   * The state's position in the program's topological order, compared lexicographically (a
+   * prefix first; see comparePositions). Valid until the state runs again.
+   */
+  topologicalPosition(s: S): readonly number[];
+  /**
+   * Where the state stands and what its hot variables hold (DSM's history entries, paper 001
+   * §4.3): equal for two states at the same instruction of the same call stack whose hot
+   * variables are equal or symbolic alike.
+   */
+  similarityKey(s: S): string;
+  /** Whether the state just ended by merging into another (DSM's success statistics). */
+  endedByMerge(s: S): boolean;
+}
+
+/** Lexicographic order of topological positions; a prefix (a state not yet in a call) comes first. */
+export function comparePositions(a: readonly number[], b: readonly number[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
 export interface Searcher<S extends SearchableState> {
   /** The state to run next; only called when !empty(). */
   selectState(): S;

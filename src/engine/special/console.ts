@@ -21,11 +21,16 @@ import { resolveAccess } from '../exec-memory.js';
 import type { Scalar, Val } from '../values.js';
 import { argWidth, concreteU, readByte } from './util.js';
 
-/** One write to the console (newest first: `prev` is the write before). */
+/**
+ * One write to the console (newest first: `prev` is the write before). A merged state's record
+ * is a `choice` between the records of the paths it stands for (merging/core.ts): the test
+ * shows the one its model selects, so merging never waits for paths to print alike.
+ */
 export interface ConsoleChunk {
   readonly fd: 1 | 2;
   readonly bytes: readonly (number | Expr)[];
   readonly prev: ConsoleChunk | null;
+  readonly choice?: { readonly cond: Expr; readonly then: ConsoleChunk | null; readonly else: ConsoleChunk | null };
 }
 
 /** __tsklee_write_console(int fd, const void *buf, size_t count). */
@@ -82,7 +87,14 @@ export function consoleRecord(st: ExecutionState, ktest: KTest | null, exited: b
   const ev = a !== null ? new Evaluator(a) : null;
   if (st.console !== null) {
     const chunks: ConsoleChunk[] = [];
-    for (let c: ConsoleChunk | null = st.console; c !== null; c = c.prev) chunks.push(c);
+    for (let c: ConsoleChunk | null = st.console; c !== null; ) {
+      if (c.choice !== undefined) {
+        c = ev === null || ev.isTrue(c.choice.cond) ? c.choice.then : c.choice.else;
+        continue;
+      }
+      chunks.push(c);
+      c = c.prev;
+    }
     chunks.reverse();
     for (const fd of [1, 2] as const) {
       const out: number[] = [];

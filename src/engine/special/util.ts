@@ -70,6 +70,7 @@ export function nonZero(v: Val, w: number): Expr {
 /** Read byte i of an object at a numeric or symbolic offset. */
 export function readByte(os: ObjectState, off: number | Expr, i: number): number | Expr {
   if (typeof off === 'number') return os.read8(off + i);
+  os.recordSymbolicAccess(1);
   return os.read8Sym(builder.add(builder.extract(off, 0, 32), constantFromBV(i, 32)));
 }
 
@@ -78,5 +79,6 @@ export function writeByte(os: ObjectState, off: number | Expr, i: number, v: num
     os.write8(off + i, v);
     return;
   }
+  os.recordSymbolicAccess(1);
   os.write8Sym(builder.add(builder.extract(off, 0, 32), constantFromBV(i, 32)), typeof v === 'number' ? constantFromBV(v, 8) : v);
 }

@@ -19,11 +19,21 @@
  * | rewriteEqualities     | --rewrite-equalities        | true    |
  * | debugValidateSolver   | --debug-validate-solver     | false   |
  * | useFastSolver         | (tsklee) --use-fast-solver  | true    |
+ * | arrayEncoding         | (tsklee) --array-encoding   | backend |
+ * | arrayAxioms           | (tsklee) --array-axioms     | typed-interval |
+ * | arrayAxiomGeneration  | (tsklee) --array-axiom-generation | lazy |
+ * | ilpPrecheck           | (tsklee) --ilp-precheck     | false   |
  *
  * The fast layer (fast-solver.ts, not in KLEE) answers simple questions exactly without the
  * backend; it sits below the counterexample cache so the cache stores its models. A copy
  * without search (fast-top) heads the chain: on a fork-heavy run (paths.c, 4096 paths) it
  * answers every query, skipping the slicing and caching below (~40 µs a query instead of ~80).
+ *
+ * Paper 002's layers sit between the fast layer and the core: the ILP pre-check
+ * (ilp-precheck.ts) over tsklee's own array encoding (array-axioms.ts; 'backend' leaves
+ * arrays to the backend, as before). The pre-check needs the ILP solver loaded
+ * (`ilp`, see createSolver); the encoding in 'typed-interval' mode without the pre-check
+ * computes its intervals itself by exact propagation.
  *
  * `useQueryCache` is an alias of useBranchCache (the layer is the "query cache" in
  * DESIGN.md). `rewriteEqualities` is not a solver layer: it belongs to the path condition —
@@ -36,6 +46,13 @@ import { ConstraintSet } from './constraint-set.js';
 import { IndependentSolver } from './independence.js';
 import { QueryCacheSolver } from './query-cache.js';
 import { ValidatingSolver } from './validating.js';
+import { ArrayAxiomsSolver, type AxiomGeneration } from '../array-axioms.js';
+import type { AxiomMode } from '../arrays/axiom-pool.js';
+import { IlpPrecheckSolver } from '../ilp-precheck.js';
+import { analyse } from '../ilp/analysis.js';
+import type { HighsIlp } from '../ilp/highs-ilp.js';
+
+export type ArrayEncoding = 'backend' | 'axioms';
 
 export interface ChainOptions {
   useIndependentSolver?: boolean;
@@ -56,6 +73,16 @@ export interface ChainOptions {
    * does. A given oracle is owned by the chain (disposed with it).
    */
   validationOracle?: Solver;
+  /** 'axioms': tsklee's own array encoding (paper 002) above the backend; 'backend': arrays go to the backend. */
+  arrayEncoding?: ArrayEncoding;
+  /** With arrayEncoding 'axioms': which axioms are pruned (none, by access type, by type and index interval). */
+  arrayAxioms?: AxiomMode;
+  /** With arrayEncoding 'axioms': axioms added on demand (CEGAR) or all kept ones at once. */
+  arrayAxiomGeneration?: AxiomGeneration;
+  /** The ILP UNSAT pre-check above the array encoding (needs `ilp`). */
+  ilpPrecheck?: boolean;
+  /** The loaded ILP solver for ilpPrecheck (HighsIlp.create()). */
+  ilp?: HighsIlp;
 }
 
 export const DEFAULT_CHAIN_OPTIONS = {
@@ -68,6 +95,10 @@ export const DEFAULT_CHAIN_OPTIONS = {
   rewriteEqualities: true,
   debugValidateSolver: false,
   useFastSolver: true,
+  arrayEncoding: 'backend',
+  arrayAxioms: 'typed-interval',
+  arrayAxiomGeneration: 'lazy',
+  ilpPrecheck: false,
 } as const satisfies ChainOptions;
 
 const FAST_TOP_BUDGET = 0;
@@ -77,6 +108,17 @@ export function assembleChain(core: Solver, opts: ChainOptions = {}): Solver {
   const o = { ...DEFAULT_CHAIN_OPTIONS, ...definedOnly(opts) };
   const branchCache = opts.useBranchCache ?? opts.useQueryCache ?? DEFAULT_CHAIN_OPTIONS.useBranchCache;
   let s: Solver = core;
+  if (o.arrayEncoding === 'axioms') {
+    s = new ArrayAxiomsSolver(s, {
+      axioms: o.arrayAxioms,
+      generation: o.arrayAxiomGeneration,
+      intervals: (constraints, indices) => analyse(constraints, null, null, indices).intervals,
+    });
+  }
+  if (o.ilpPrecheck) {
+    if (opts.ilp === undefined) throw new Error('ilpPrecheck needs the ILP solver loaded (pass `ilp: await HighsIlp.create()`, as createSolver does)');
+    s = new IlpPrecheckSolver(s, opts.ilp);
+  }
   if (o.useFastSolver) s = new FastSolver(s, { searchBudget: opts.fastSearchBudget });
   if (o.useCexCache) {
     s = new CexCachingSolver(s, { cexCacheTryAll: o.cexCacheTryAll, cexCacheSuperset: o.cexCacheSuperset, cexCacheExp: o.cexCacheExp });

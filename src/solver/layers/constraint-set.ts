@@ -73,6 +73,22 @@ export class ConstraintSet implements Iterable<Expr> {
     return c;
   }
 
+  /**
+   * The first `n` constraints of this set, then `e` as one constraint, not simplified (the
+   * merge core's prefix ∧ (suffixA ∨ suffixB): each side was simplified under the prefix
+   * already, and simplifying a growing disjunction at every merge would cost its size).
+   */
+  prefixThen(n: number, e: Expr | null): ConstraintSet {
+    const c = new ConstraintSet({ rewriteEqualities: this.rewrite });
+    c.cs = this.cs.slice(0, n);
+    if (e !== null && e !== TRUE) {
+      if (e.width !== 1) throw new RangeError(`ConstraintSet.prefixThen: constraint of width ${e.width}`);
+      c.cs.push(e);
+    }
+    c.byteSets = null;
+    return c;
+  }
+
   /** e with what the constraints force substituted in (see the module comment). */
   simplify(e: Expr): Expr {
     if (e.kind === ExprKind.Constant || this.cs.length === 0) return e;

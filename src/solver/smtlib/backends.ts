@@ -1,7 +1,8 @@
 /**
  * The external SMT-LIB2 solvers tsklee can drive as processes (--solver-backend), and how to
  * start each one in interactive (incremental) mode. The binary is looked up on PATH when the
- * solver is made; a missing or unusable one is a one-line SolverSetupError.
+ * solver is made; a missing or unusable one is a one-line SolverSetupError that says where
+ * to get it (Debian 12's package, or the project's site where Debian has none or an unusable one).
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -26,6 +27,8 @@ export interface BackendSpec {
   args(timeoutMs: number): string[];
   /** Commands sent once after start (and after each reset): options, logic. */
   prelude(timeoutMs: number): string;
+  /** Where to get the binary, for the error when it is missing. */
+  install: string;
   /** Refuses a binary too old to speak interactive SMT-LIB2 (null = fine). */
   unusable?(binaryPath: string): string | null;
 }
@@ -36,24 +39,28 @@ const SPECS: Record<ExternalBackendName, BackendSpec> = {
   'z3-native': {
     name: 'z3-native',
     binary: 'z3',
+    install: "install Debian's z3 package",
     args: () => ['-in', '-smt2'],
     prelude: (t) => `(set-option :produce-models true)\n${t > 0 ? `(set-option :timeout ${t})\n` : ''}${LOGIC}`,
   },
   cvc5: {
     name: 'cvc5',
     binary: 'cvc5',
+    install: "install Debian's cvc5 package",
     args: (t) => ['--lang', 'smt2', '--incremental', ...(t > 0 ? [`--tlimit-per=${t}`] : [])],
     prelude: () => `(set-option :produce-models true)\n${LOGIC}`,
   },
   bitwuzla: {
     name: 'bitwuzla',
     binary: 'bitwuzla',
+    install: 'Debian 12 has no package: see https://bitwuzla.github.io',
     args: (t) => ['--lang', 'smt2', ...(t > 0 ? [`--time-limit-per=${t}`] : [])],
     prelude: () => `(set-option :produce-models true)\n${LOGIC}`,
   },
   boolector: {
     name: 'boolector',
     binary: 'boolector',
+    install: "version 3.0 or later from https://boolector.github.io: Debian 12's package is too old",
     args: (t) => ['--smt2', '-i', ...(t > 0 ? [`--time=${Math.ceil(t / 1000)}`] : [])],
     prelude: () => `(set-option :produce-models true)\n${LOGIC}`,
     unusable: (path) => {
@@ -72,6 +79,7 @@ const SPECS: Record<ExternalBackendName, BackendSpec> = {
   yices: {
     name: 'yices',
     binary: 'yices-smt2',
+    install: 'Debian 12 has no package: see https://yices.csl.sri.com',
     args: () => ['--incremental'],
     prelude: () => `(set-option :produce-models true)\n${LOGIC}`,
   },
@@ -96,7 +104,7 @@ export function findOnPath(binary: string, path = process.env['PATH'] ?? ''): st
 export function resolveBackend(name: ExternalBackendName): { spec: BackendSpec; path: string } {
   const spec = SPECS[name];
   const path = findOnPath(spec.binary);
-  if (path === null) throw new SolverSetupError(`--solver-backend=${name}: '${spec.binary}' not found on PATH`);
+  if (path === null) throw new SolverSetupError(`--solver-backend=${name}: '${spec.binary}' not found on PATH (${spec.install})`);
   const why = spec.unusable?.(path) ?? null;
   if (why !== null) throw new SolverSetupError(`--solver-backend=${name}: ${why}`);
   return { spec, path };

@@ -67,11 +67,12 @@
  * above never loads z3.
  */
 import { ExprKind, TRUE, FALSE, type Expr, type ExprArray } from '../../expr/index.js';
-import { SolverFailure, SolverFailureKind, Validity, type BackendCounters, type InitialValues, type Query, type Solver, type SolverStats } from '../solver.js';
+import { SolverFailure, SolverFailureKind, Validity, type BackendCounters, type InitialValues, type Query, type SolverStats } from '../solver.js';
 import { Z3Builder } from './z3-builder.js';
 import { loadZ3, loadZ3Sync, type Z3Handle, type Z3Instance } from './z3-module.js';
 import { findCancelFlags, Z3Watchdog } from './z3-watchdog.js';
 import { LayerCounters } from '../layers/layer-stats.js';
+import type { IncrementalSession, IncrementalSolver } from '../incremental.js';
 
 export interface Z3SolverOptions {
   /** Per-query time limit of each check in milliseconds (see z3-watchdog.ts); none if 0 or absent. */
@@ -147,7 +148,7 @@ const Z3_MEMOUT_FAIL = 7;
 const OP_STORE = 768;
 const OP_CONST_ARRAY = 770;
 
-export class Z3Solver implements Solver {
+export class Z3Solver implements IncrementalSolver {
   private current: Session | null = null;
   private disposed = false;
   private readonly c = new LayerCounters('z3');
@@ -211,6 +212,100 @@ export class Z3Solver implements Solver {
 
   backendTimeMs(): number {
     return this.c.timeMs;
+  }
+
+  /** Each builder's translations counted so far into counters.constructs. */
+  private readonly constructsCounted = new WeakMap<Z3Builder, number>();
+
+  /** Adds the translations `b` made since it was last counted (KLEE's query constructs, counted per check). */
+  private countConstructs(b: Z3Builder): void {
+    this.counters.constructs += b.constructs - (this.constructsCounted.get(b) ?? 0);
+    this.constructsCounted.set(b, b.constructs);
+  }
+
+  /**
+   * An incremental session (the array encoding's CEGAR loop): one scope on the mode's first
+   * solver, kept across checks. In 'hybrid' mode a check that exhausts the budget is
+   * re-run, with everything asserted so far, in a scope of the tactic solver, which then
+   * answers the session's value() calls. Each check counts as one query of this layer.
+   */
+  openSession(): IncrementalSession {
+    const first: SolverKind = this.mode === 'hybrid' ? 'budgeted' : this.mode;
+    const asserted: Expr[] = [];
+    let s: Session | null = null;
+    let solver = 0;
+    let fallback = 0;
+    let model = 0;
+    const dropModel = (): void => {
+      if (model !== 0 && s !== null && !s.inst.dead) s.inst.z.Z3_model_dec_ref(s.ctx, model);
+      model = 0;
+      if (fallback !== 0 && s !== null && !s.inst.dead) this.release(s, 'tactic', fallback);
+      fallback = 0;
+    };
+    const open = (): Session => {
+      if (s !== null && !s.inst.dead && this.current === s) return s;
+      s = this.session();
+      s.builder.trim();
+      solver = this.acquire(s, first);
+      for (const e of asserted) s.inst.z.Z3_solver_assert(s.ctx, solver, s.builder.bool(e));
+      return s;
+    };
+    const checkOn = (ss: Session, on: number, deadline: number): number => {
+      this.counters.checks++;
+      this.countConstructs(ss.builder);
+      const r = this.check(ss, on, deadline);
+      if (r === 1) this.counters.sat++;
+      else if (r === -1) this.counters.unsat++;
+      return r;
+    };
+    return {
+      add: (formula: Expr): void => {
+        asserted.push(formula);
+        if (s === null) return;
+        dropModel();
+        const ss = s as Session;
+        this.run(() => ss.inst.z.Z3_solver_assert(ss.ctx, solver, ss.builder.bool(formula)));
+      },
+      check: (): boolean =>
+        this.run(() => {
+          dropModel();
+          const ss = open();
+          const z = ss.inst.z;
+          const deadline = performance.now() + (this.opts.timeoutMs ?? 0);
+          let on = solver;
+          let r = checkOn(ss, solver, deadline);
+          if (r === 0 && first === 'budgeted') {
+            const reason = ss.inst.string(z.Z3_solver_get_reason_unknown(ss.ctx, solver));
+            if (this.unknownKind(reason, first) !== SolverFailureKind.Unknown) throw this.unknown(ss, reason);
+            this.counters.fallbacks++;
+            fallback = this.acquire(ss, 'tactic');
+            for (const e of asserted) z.Z3_solver_assert(ss.ctx, fallback, ss.builder.bool(e));
+            on = fallback;
+            r = checkOn(ss, fallback, deadline);
+          }
+          if (r === 0) throw this.unknown(ss, ss.inst.string(z.Z3_solver_get_reason_unknown(ss.ctx, on)));
+          if (r === 1) {
+            model = z.Z3_solver_get_model(ss.ctx, on);
+            z.Z3_model_inc_ref(ss.ctx, model);
+          }
+          return r === 1;
+        }),
+      value: (e: Expr): bigint => {
+        if (model === 0 || s === null) throw new Error('z3 session: value() without a satisfiable check');
+        const ss = s as Session;
+        return this.evalInModel(ss, model, e);
+      },
+      close: (): void => {
+        if (s === null) return;
+        const ss = s as Session;
+        try {
+          dropModel();
+          if (!ss.inst.dead && this.current === ss) this.release(ss, first, solver);
+        } finally {
+          s = null;
+        }
+      },
+    };
   }
 
   dispose(): void {
@@ -325,7 +420,6 @@ export class Z3Solver implements Solver {
     const { inst, ctx, builder } = s;
     const z = inst.z;
     const solver = this.acquire(s, kind);
-    const constructsBefore = builder.constructs;
     try {
       for (const c of constraints) z.Z3_solver_assert(ctx, solver, builder.bool(c));
       if (goal !== null) {
@@ -333,7 +427,7 @@ export class Z3Solver implements Solver {
         z.Z3_solver_assert(ctx, solver, negate ? z.Z3_mk_not(ctx, g) : g);
       }
       this.counters.checks++;
-      this.counters.constructs += builder.constructs - constructsBefore;
+      this.countConstructs(builder);
       if (onModel !== null) this.counters.cex++;
       const r = this.check(s, solver, deadline);
       if (r === -1) {

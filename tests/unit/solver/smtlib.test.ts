@@ -58,10 +58,11 @@ describe('process handling (fake solvers on PATH)', () => {
   const x = b.read(new UpdateList(a), b.constant(0, 32));
   const query = { constraints: [b.ult(x, b.constant(10, 8))], expr: b.ult(x, b.constant(11, 8)) };
 
-  it('names a missing binary in one line', () => {
+  it('names a missing binary and where to get it in one line', () => {
     process.env['PATH'] = bin;
-    expect(() => resolveBackend('cvc5')).toThrow(new SolverSetupError("--solver-backend=cvc5: 'cvc5' not found on PATH"));
-    expect(() => new SmtLibSolver({ backend: 'yices' })).toThrow("--solver-backend=yices: 'yices-smt2' not found on PATH");
+    expect(() => resolveBackend('z3-native')).toThrow(new SolverSetupError("--solver-backend=z3-native: 'z3' not found on PATH (install Debian's z3 package)"));
+    expect(() => resolveBackend('cvc5')).toThrow(new SolverSetupError("--solver-backend=cvc5: 'cvc5' not found on PATH (install Debian's cvc5 package)"));
+    expect(() => new SmtLibSolver({ backend: 'yices' })).toThrow("--solver-backend=yices: 'yices-smt2' not found on PATH (Debian 12 has no package: see https://yices.csl.sri.com)");
   });
 
   it('refuses a boolector too old to answer interactively', () => {

@@ -1,0 +1,130 @@
+/**
+ * Automatic merging (static and dynamic state merging, paper 001): after every step, a state
+ * that arrives where another live state stands (the same instruction of the same call stack)
+ * merges into it when the two are similar (the similarity relation: QCE's ~qce, or "always")
+ * and structurally compatible (core.ts). The waiting state absorbs the newcomer, which ends
+ * quietly. The searcher decides who arrives when: static merging runs states in topological
+ * order so all paths into a join meet there; dynamic merging fast-forwards states that are
+ * about to meet a similar one.
+ */
+import type { ExecutionState } from '../state.js';
+import { StateStatus } from '../state.js';
+import { locationKey } from './location.js';
+import { mergeBlocker } from './core.js';
+
+/** Which states are worth merging (beyond being compatible). */
+export interface Similarity {
+  similar(a: ExecutionState, b: ExecutionState): boolean;
+  /**
+   * Equal for similar states whose relevant values are all concrete (a cheap first filter);
+   * the lowest bit set when a relevant value is symbolic (states of different hashes can be
+   * similar only if one of them has it set).
+   */
+  hash?(st: ExecutionState): number;
+}
+
+export const MERGE_ALWAYS: Similarity = { similar: () => true };
+
+/**
+ * At a location, a newcomer is checked against the states of its own hash first, then against
+ * at most this many others (a symbolic hot value hashes differently from a concrete one yet is
+ * similar to it): thousands of states refused at one join must not cost a check per pair.
+ */
+const OTHER_CANDIDATES = 8;
+
+export interface MergeAttemptCounters {
+  /** Compatible states at the same location that the similarity relation kept apart. */
+  refusedBySimilarity: number;
+  /** States at the same location that could not merge (different objects, arrays, …). */
+  incompatible: number;
+  /** Merges refused because the result would stand for more than --max-state-multiplicity paths. */
+  refusedByMultiplicity: number;
+}
+
+export class MergePoints {
+  /** States standing at each location, by similarity hash. */
+  private readonly byLocation = new Map<string, Map<number, Set<ExecutionState>>>();
+  private readonly placeOf = new Map<ExecutionState, { key: string; hash: number }>();
+  readonly counters: MergeAttemptCounters = { refusedBySimilarity: 0, incompatible: 0, refusedByMultiplicity: 0 };
+
+  constructor(
+    private readonly similarity: Similarity,
+    /** Merge b into a and end b. */
+    private readonly merge: (a: ExecutionState, b: ExecutionState) => void,
+    private readonly maxMultiplicity: number,
+    /** --debug-log-merge: each merge and each refusal, with the reason. */
+    private readonly log: ((line: string) => void) | null = null,
+  ) {}
+
+  /**
+   * A state moved (or was created): merge it into a state waiting at its new location, or
+   * record it there. Returns the state it merged into, or null.
+   */
+  arrive(st: ExecutionState): ExecutionState | null {
+    this.leave(st);
+    if (st.status !== StateStatus.Running) return null;
+    const key = locationKey(st);
+    let here = this.byLocation.get(key);
+    if (here === undefined) {
+      here = new Map();
+      this.byLocation.set(key, here);
+    }
+    const h = this.similarity.hash?.(st) ?? 0;
+    const same = here.get(h);
+    if (same !== undefined) for (const other of same) if (this.tryMerge(other, st, key)) return other;
+    let others = 0;
+    for (const [oh, states] of here) {
+      if (oh === h) continue;
+      if (((oh | h) & 1) === 0) {
+        // other concrete values of a hot variable: not similar, no check needed
+        this.counters.refusedBySimilarity += states.size;
+        continue;
+      }
+      for (const other of states) {
+        if (others++ >= OTHER_CANDIDATES) break;
+        if (this.tryMerge(other, st, key)) return other;
+      }
+      if (others >= OTHER_CANDIDATES) break;
+    }
+    let bucket = here.get(h);
+    if (bucket === undefined) here.set(h, (bucket = new Set()));
+    bucket.add(st);
+    this.placeOf.set(st, { key, hash: h });
+    return null;
+  }
+
+  private tryMerge(other: ExecutionState, st: ExecutionState, key: string): boolean {
+    if (other.status !== StateStatus.Running) return false;
+    if (this.maxMultiplicity > 0 && other.multiplicity + st.multiplicity > this.maxMultiplicity) {
+      this.counters.refusedByMultiplicity++;
+      this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: multiplicity limit`);
+      return false;
+    }
+    const blocker = mergeBlocker(other, st);
+    if (blocker !== null) {
+      this.counters.incompatible++;
+      this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: different ${blocker}`);
+      return false;
+    }
+    if (!this.similarity.similar(other, st)) {
+      this.counters.refusedBySimilarity++;
+      this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: a hot variable differs`);
+      return false;
+    }
+    this.log?.(`state ${st.id} merged into ${other.id} at ${key}`);
+    this.merge(other, st);
+    return true;
+  }
+
+  /** The state ended or left the searcher. */
+  leave(st: ExecutionState): void {
+    const p = this.placeOf.get(st);
+    if (p === undefined) return;
+    this.placeOf.delete(st);
+    const here = this.byLocation.get(p.key)!;
+    const bucket = here.get(p.hash)!;
+    bucket.delete(st);
+    if (bucket.size === 0) here.delete(p.hash);
+    if (here.size === 0) this.byLocation.delete(p.key);
+  }
+}

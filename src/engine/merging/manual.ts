@@ -1,0 +1,25 @@
+/**
+ * Manual merging at klee_open_merge / klee_close_merge (KLEE's MergeHandler), with
+ * --use-merge; the merge itself is the merge core's (core.ts).
+ *
+ * klee_open_merge starts a merge region: the state and every state forked from it inside the
+ * region share one MergeGroup. A state reaching klee_close_merge pauses there (it leaves the
+ * searcher) and is merged into an already paused state at the same instruction when the two
+ * are compatible; the merged-away state ends without a test. When no running state of the
+ * group is left, the paused states continue.
+ */
+import type { ExecutionState } from '../state.js';
+
+export class MergeGroup {
+  /** Live, running states whose innermost open region is this one. */
+  running = 0;
+  /** Paused states, by the pc (function name + index) of their klee_close_merge. */
+  readonly closed = new Map<string, ExecutionState[]>();
+
+  constructor(readonly id: number) {}
+}
+
+/** Paused states merge only with states paused at the same klee_close_merge call. */
+export function closeKey(st: ExecutionState): string {
+  return `${st.stack.length}:${st.top.kf.name}:${st.prevPc}`;
+}

@@ -1,0 +1,53 @@
+/**
+ * Wires automatic state merging (--state-merging) into an executor: block-granular steps, the
+ * merge points, the similarity relation, and the searcher (static: topological order;
+ * dynamic: the DSM decorator around the --search searcher).
+ */
+import type { Executor } from '../executor.js';
+import type { ExecutionState } from '../state.js';
+import type { LocationOracle, Searcher } from '../searchers/searcher.js';
+import { TopologicalSearcher } from '../searchers/topological.js';
+import { mergeInto } from './core.js';
+import { MERGE_ALWAYS, MergePoints, type Similarity } from './auto.js';
+import { locationKey, topoPosition } from './location.js';
+import { DynamicMergingSearcher } from '../searchers/dsm.js';
+import { QceAnalysis } from './qce.js';
+import { QceSimilarity } from './similarity.js';
+
+export interface MergingSetup {
+  /** The searcher to run with, given the one --search would build. */
+  searcher(base: () => Searcher<ExecutionState>): Searcher<ExecutionState>;
+}
+
+export function setUpStateMerging(ex: Executor): MergingSetup {
+  const kind = ex.opts.stateMerging;
+  if (kind === 'none') return { searcher: (base) => base() };
+  const o = ex.opts;
+  const qce = o.qceAlpha === Infinity ? null : new QceSimilarity(ex, new QceAnalysis(ex.km, { alpha: o.qceAlpha, beta: o.qceBeta, kappa: o.qceKappa }));
+  const similarity: Similarity = qce ?? MERGE_ALWAYS;
+  const mergedAway = new WeakSet<ExecutionState>();
+  const oracle: LocationOracle<ExecutionState> = {
+    topologicalPosition: topoPosition,
+    // a structural fingerprint keeps states that can never merge (other objects, arrays) apart
+    similarityKey: (st) => `${locationKey(st)}#${st.addressSpace.size}:${st.symbolics.length}#${qce === null ? 0 : qce.hash(st)}`,
+    endedByMerge: (st) => mergedAway.has(st),
+  };
+  ex.blockSteps = true;
+  ex.mergePoints = new MergePoints(
+    similarity,
+    (a, b) => {
+      mergeInto(ex, a, b, ex.mergeCounters, ex.witnessEvents);
+      mergedAway.add(b);
+    }, ex.opts.maxStateMultiplicity, o.debugLogMerge ? (l) => ex.message(l) : null);
+  return {
+    searcher: (base) => {
+      if (kind === 'static') {
+        if (ex.opts.search.length > 0) ex.warning('--state-merging=static runs states in topological order: --search is ignored');
+        return new TopologicalSearcher(oracle);
+      }
+      const dsm = new DynamicMergingSearcher(base(), oracle, o.dsmDelta);
+      ex.dsmCounters = dsm.counters;
+      return dsm;
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * The merging statistics as `KLEE: done:`-style lines for the info file and the end of a run
+ * (tsklee's additions; KLEE prints none for merging).
+ */
+import type { MergingSummary } from '../executor.js';
+
+export function formatMergingSummary(m: MergingSummary): string {
+  const lines = [
+    `merged states = ${m.merges}`,
+    `path multiplicity = ${m.pathMultiplicity}`,
+    `merges refused by QCE = ${m.refusedBySimilarity}`,
+    `incompatible states at a merge point = ${m.incompatible}`,
+  ];
+  if (m.refusedByMultiplicity > 0) lines.push(`merges refused at --max-state-multiplicity = ${m.refusedByMultiplicity}`);
+  if (m.forwardedStates > 0 || m.forwardSteps > 0) {
+    const rate = m.forwardedStates > 0 ? ((100 * m.forwardedMerged) / m.forwardedStates).toFixed(0) : '0';
+    lines.push(`fast-forwarded states = ${m.forwardedStates} (${m.forwardedMerged} merged, ${rate}%), fast-forward steps = ${m.forwardSteps}`);
+  }
+  return lines.map((l) => `KLEE: done: ${l}\n`).join('');
+}
