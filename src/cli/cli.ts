@@ -26,6 +26,8 @@ const COMMANDS: { name: string; load: () => Promise<AnyCommand> }[] = [
   { name: 'run', load: async () => (await import('./commands/run.js')).runCommand },
   { name: 'cc', load: async () => ccCommand },
   { name: 'replay', load: async () => (await import('./commands/replay.js')).replayCommand },
+  { name: 'stats', load: async () => (await import('./commands/stats.js')).statsCommand },
+  { name: 'report', load: async () => (await import('./commands/report.js')).reportCommand },
 ];
 
 /**

@@ -74,34 +74,12 @@ export class CoverageTracker implements CoverageOracle<ExecutionState> {
     return t;
   }
 
-  /** Successor pcs of pc (with the phi count of the edge as extra cost, ignored here). */
-  private successors(kf: KFunction, pc: number): number[] {
-    const ki = kf.insts[pc]!;
-    switch (ki.op) {
-      case Op.Br:
-        return [(ki.aux as Edge).pc];
-      case Op.CondBr:
-        return (ki.aux as Edge[]).map((e) => e.pc);
-      case Op.Switch: {
-        const s = ki.aux as SwitchInfo;
-        return [s.defaultEdge.pc, ...s.edges.map((e) => e.pc)];
-      }
-      case Op.IndirectBr:
-        return (ki.aux as { edge: Edge }[]).map((d) => d.edge.pc);
-      case Op.Ret:
-      case Op.Unreachable:
-        return [];
-      default:
-        return [pc + 1];
-    }
-  }
-
   private compute(kf: KFunction): Table {
     const n = kf.insts.length;
     const covered = this.ex.covered;
     const dist = new Float64Array(n).fill(Infinity);
     const toReturn = new Float64Array(n).fill(Infinity);
-    const succ = kf.insts.map((_, pc) => this.successors(kf, pc));
+    const succ = kf.insts.map((_, pc) => successorPcs(kf, pc));
     // Bellman-Ford style relaxation over the (small) function graph, in reverse order.
     let changed = true;
     for (let pc = 0; pc < n; pc++) {
@@ -127,6 +105,28 @@ export class CoverageTracker implements CoverageOracle<ExecutionState> {
       }
     }
     return { dist, toReturn, coveredAt: this.ex.coveredCount, instructionsAt: this.ex.instructions };
+  }
+}
+
+/** The pcs control can go to after pc in kf (none after a return or unreachable). */
+export function successorPcs(kf: KFunction, pc: number): number[] {
+  const ki = kf.insts[pc]!;
+  switch (ki.op) {
+    case Op.Br:
+      return [(ki.aux as Edge).pc];
+    case Op.CondBr:
+      return (ki.aux as Edge[]).map((e) => e.pc);
+    case Op.Switch: {
+      const s = ki.aux as SwitchInfo;
+      return [s.defaultEdge.pc, ...s.edges.map((e) => e.pc)];
+    }
+    case Op.IndirectBr:
+      return (ki.aux as { edge: Edge }[]).map((d) => d.edge.pc);
+    case Op.Ret:
+    case Op.Unreachable:
+      return [];
+    default:
+      return [pc + 1];
   }
 }
 

@@ -16,6 +16,7 @@ import type { BasicBlock } from '../ir/globals.js';
 
 /** Continue st along an edge: phi copies, then the target block. */
 export function transfer(ex: Executor, st: ExecutionState, e: Edge): void {
+  ex.edgeTaken[e.id]++;
   if (e.phiDst.length !== 0) {
     copyPhis(st.thawTop().regs, e);
     ex.instructions += e.phiDst.length;

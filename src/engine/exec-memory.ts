@@ -13,6 +13,7 @@ import { printInstruction } from '../ir/printer/index.js';
 import { NULL_PAGE_SIZE, ObjectKind, type MemoryObject, type ObjectState, type PNode } from '../memory/index.js';
 import { accessInBounds, resolveAllSymbolic, resolveOneSymbolic, type ResolveOracle } from '../memory/resolve.js';
 import type { Executor } from './executor.js';
+import { nowMs } from '../util/clock.js';
 import type { ExecutionState } from './state.js';
 import type { KInst } from './prepare/kinst.js';
 import type { GepInfo } from './prepare/kmodule.js';
@@ -59,11 +60,15 @@ export function resolveAccess(ex: Executor, st: ExecutionState, address: Scalar,
   }
   const p = address;
   const o = oracle(ex, st);
+  const t0 = nowMs();
   const one = resolveOneSymbolic(as, p, o);
+  ex.stats?.onResolve(st, nowMs() - t0);
   if (one !== null && ex.mustBeTrue(st, accessInBounds(one.mo, p, bytes))) {
     return [{ st, mo: one.mo, offset: offsetOf(p, one.mo) }];
   }
+  const t1 = nowMs();
   const candidates = resolveAllSymbolic(as, p, o);
+  ex.stats?.onResolve(st, nowMs() - t1);
   const out: Access[] = [];
   let unbound: ExecutionState | null = st;
   for (const n of candidates) {
@@ -276,7 +281,11 @@ export function resolveExact(ex: Executor, st: ExecutionState, p: Scalar, name: 
   if (typeof p !== 'object') {
     const n = as.resolveOne(toUNum(p, 64));
     candidates = n === null ? [] : [n];
-  } else candidates = resolveAllSymbolic(as, p, oracle(ex, st));
+  } else {
+    const t0 = nowMs();
+    candidates = resolveAllSymbolic(as, p, oracle(ex, st));
+    ex.stats?.onResolve(st, nowMs() - t0);
+  }
   const pe = toExpr(p, 64);
   let unbound: ExecutionState | null = st;
   for (const n of candidates) {

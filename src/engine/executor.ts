@@ -31,6 +31,7 @@ import { TestWriter, type RunOutput } from './test-output.js';
 import { libcExit, setEnviron } from './prepare/startup.js';
 import type { Module } from '../ir/module.js';
 import type { CallPathCounts } from './coverage.js';
+import type { RunStatistics } from './stats.js';
 import { nowMs } from '../util/clock.js';
 
 /** Callbacks for a caller that wants to see what happens (the CLI prints these). */
@@ -106,6 +107,8 @@ export class Executor {
    * stats::instructions, read by nurs:icnt); non-zero = covered.
    */
   readonly covered: Float64Array;
+  /** Times each control-flow edge (by Edge.id) was taken out of a conditional branch, switch or indirectbr (branch coverage). */
+  readonly edgeTaken: Float64Array;
   /** Instructions per call path, kept only when a searcher needs them (nurs:cpicnt). */
   callPaths: CallPathCounts | null = null;
   coveredCount = 0;
@@ -140,6 +143,7 @@ export class Executor {
     resetConstArrayCounter();
     this.km = new KModule(module, callBindings);
     this.covered = new Float64Array(this.km.instructions.length);
+    this.edgeTaken = new Float64Array(this.km.edgeCount);
     this.writer = new TestWriter(this, output);
     for (const w of this.km.warnings) this.warning(w);
   }
@@ -330,7 +334,10 @@ export class Executor {
           break;
         }
       }
+      const alarm = this.instructionAlarm;
+      if (alarm !== null) budget = Math.min(budget, Math.max(1, alarm.at - this.instructions));
       this.step(st, budget);
+      if (alarm !== null && this.instructions >= alarm.at) alarm.ring();
       this.updateStates(st);
       const now = Date.now();
       if (now - lastYield >= 50) {
@@ -523,6 +530,7 @@ export class Executor {
 
   private branchingPermitted(st: ExecutionState): boolean {
     if (this.atMemoryLimit || st.forkDisabled || (this.opts.maxForks >= 0 && this.forks >= this.opts.maxForks)) {
+      this.stats?.onInhibitedFork();
       if (this.atMemoryLimit) this.warningOnce('skip-fork-mem', 'skipping fork (memory cap exceeded)');
       else if (st.forkDisabled) this.warningOnce('skip-fork-disabled', 'skipping fork (fork disabled on current path)');
       else this.warningOnce('skip-fork-max', 'skipping fork (max-forks reached)');
@@ -553,6 +561,7 @@ export class Executor {
     if (res === Validity.True) return [st, null];
     if (res === Validity.False) return [null, st];
     this.forks++;
+    this.stats?.onFork(st, 1);
     const other = st.branch(this.nextStateId++);
     this.added.push(other);
     this.ptree?.fork(st, other, st);
@@ -578,6 +587,7 @@ export class Executor {
       for (let i = 0; i < n; i++) result.push(i === pick ? st : null);
     } else {
       this.forks += n - 1;
+      this.stats?.onFork(st, n - 1);
       result.push(st);
       for (let i = 1; i < n; i++) {
         const es = result[this.rng.nextU32() % i]!;
@@ -607,6 +617,7 @@ export class Executor {
       const dt = nowMs() - t0;
       st.queryCostMs += dt;
       this.solverTimeMs += dt;
+      this.stats?.onQuery(st, dt, what);
     }
   }
 
@@ -838,6 +849,23 @@ export class Executor {
   /** An integer register value as an expression of width w. */
   expr(v: Scalar, w: number): Expr {
     return toExpr(v, w);
+  }
+
+  // ------------------------------------------------------------------ statistics (stats.ts)
+
+  /** Per-instruction and per-cause counters of run.stats and run.istats; null when nothing reads them. */
+  stats: RunStatistics | null = null;
+  /** Called once `instructions` reaches `at` (KLEE's --stats-write-after-instructions); ring() moves `at` on. */
+  instructionAlarm: { at: number; ring(): void } | null = null;
+
+  /** States created so far (KLEE's ExecutionState::getLastID, run.stats' States). */
+  get statesCreated(): number {
+    return this.nextStateId - 1;
+  }
+
+  /** The states alive now (KLEE's executor.states). */
+  get liveStateSet(): ReadonlySet<ExecutionState> {
+    return this.liveStates;
   }
 
   /** The global variable object of gv (for tests and special functions). */

@@ -9,6 +9,8 @@ import { Executor, type ExploreEvents, type RunSummary } from './executor.js';
 import { CallPathCounts, CoverageTracker } from './coverage.js';
 import { MemoryOutput, type RunOutput } from './test-output.js';
 import { resolveOptions, type EngineOptions } from './options.js';
+import { StatsTracker, type StatsSinks } from './stats-tracker.js';
+import type { CountingBackend } from '../solver/solver.js';
 import { setUpStateMerging } from './merging/setup.js';
 
 export interface ExploreSetup {
@@ -24,12 +26,19 @@ export interface ExploreSetup {
   shouldStop?: () => string | null;
   /** Called once the executor exists (e.g. to show the searcher's name). */
   onStart?: (ex: Executor) => void;
+  /**
+   * Record coverage and statistics while running and write them (run.stats rows, run.istats)
+   * to these sinks; `backend` is the solver chain's backend, whose checks are the queries counted.
+   */
+  statistics?: StatsSinks & { backend: CountingBackend | null };
 }
 
 export interface ExploreResult extends RunSummary {
   /** The searcher's description (for the info file). */
   searcher: string;
   output: RunOutput;
+  /** The statistics, when ExploreSetup.statistics asked for them (finished: the last row is written). */
+  statistics?: StatsTracker;
 }
 
 export async function explore(module: Module, options: Partial<EngineOptions> = {}, setup: ExploreSetup = {}): Promise<ExploreResult> {
@@ -38,7 +47,11 @@ export async function explore(module: Module, options: Partial<EngineOptions> = 
   const solver = setup.solver ?? (await createSolver({ timeoutMs: opts.maxSolverTime > 0 ? opts.maxSolverTime * 1000 : undefined }));
   const output = setup.output ?? new MemoryOutput();
   try {
-    const ex = new Executor(module, solver, output, opts, setup.events);
+    // ended states are counted by class for run.stats
+    let tracker: StatsTracker | undefined;
+    const events = setup.statistics === undefined ? setup.events : { ...setup.events, onStateEnd: countEnds(setup.events, () => tracker) };
+    const ex = new Executor(module, solver, output, opts, events);
+    if (setup.statistics !== undefined) tracker = new StatsTracker(ex, setup.statistics.backend, setup.statistics);
     const oracle = new CoverageTracker(ex);
     // KLEE's default under --use-merge is nurs:covnew alone
     const names = opts.search.length === 0 && opts.useMerge ? [...DEFAULT_SEARCH_WITH_MERGE] : opts.search;
@@ -47,13 +60,30 @@ export async function explore(module: Module, options: Partial<EngineOptions> = 
     let name = '';
     setup.onStart?.(ex);
     const merging = setUpStateMerging(ex);
-    const summary = await ex.run((ptree, rng) => {
-      const s = merging.searcher(() => createSearcher(names, { rng, ptree, oracle }));
-      name = s.name;
-      return s;
-    }, setup.shouldStop);
-    return { ...summary, searcher: name, output };
+    tracker?.start();
+    let summary;
+    try {
+      summary = await ex.run((ptree, rng) => {
+        const s = merging.searcher(() => createSearcher(names, { rng, ptree, oracle }));
+        name = s.name;
+        return s;
+      }, setup.shouldStop);
+    } finally {
+      // the last row and run.istats after a whole run; after a crash only the timers stop
+      if (summary !== undefined) tracker?.finish();
+      else tracker?.cancel();
+    }
+    return { ...summary, searcher: name, output, statistics: tracker };
   } finally {
     if (ownSolver) solver.dispose();
   }
+}
+
+/** An onStateEnd that counts the ending in the statistics, then calls the caller's. */
+function countEnds(events: ExploreEvents | undefined, tracker: () => StatsTracker | undefined): NonNullable<ExploreEvents['onStateEnd']> {
+  const next = events?.onStateEnd;
+  return (info) => {
+    tracker()?.stats.onStateEnd(info.kind);
+    next?.(info);
+  };
 }

@@ -7,7 +7,7 @@
  */
 import { Op, type Edge, type KInst } from './prepare/kinst.js';
 import { MemKind, type GepInfo } from './prepare/kmodule.js';
-import { StateStatus, type ExecutionState } from './state.js';
+import { FirstCovered, StateStatus, type ExecutionState } from './state.js';
 import type { Executor } from './executor.js';
 import { icmpConcrete } from './scalar.js';
 import { execSlow } from './dispatch.js';
@@ -35,6 +35,7 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
   let insts = frame.kf.insts;
   let pc = st.pc;
   const covered = ex.covered;
+  const edgeTaken = ex.edgeTaken;
   const callPaths = ex.callPaths;
   const blockSteps = ex.blockSteps;
   const as = st.addressSpace;
@@ -57,6 +58,7 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
       st.coveredNew = true;
       st.coveredSinceMerge = true;
       st.instsSinceCovNew = 1 - n;
+      st.firstCovered = new FirstCovered(ki.gid, st.firstCovered);
     }
     switch (ki.op) {
       case Op.Add32: {
@@ -304,6 +306,7 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
         const c = regs[ki.a];
         if (typeof c === 'number') {
           const e = (ki.aux as Edge[])[c !== 0 ? 0 : 1]!;
+          edgeTaken[e.id]++;
           if (e.phiDst.length !== 0) {
             copyPhis(regs, e);
             n += e.phiDst.length;

@@ -79,6 +79,16 @@ export interface EngineOptions {
   mergeWitnessTests: boolean;
   /** Largest stack depth (frames) before a state ends with an error. Default 10000. */
   maxStackFrames: number;
+  /** Seconds between two rows of run.stats (KLEE's --stats-write-interval; 0: none by time). Default 1. */
+  statsWriteInterval: number;
+  /** Also a run.stats row every this many instructions (--stats-write-after-instructions; 0: off). */
+  statsWriteAfterInstructions: number;
+  /** Seconds between two writes of run.istats (--istats-write-interval; 0: none by time). Default 10. */
+  istatsWriteInterval: number;
+  /** Also write run.istats every this many instructions (--istats-write-after-instructions; 0: off). */
+  istatsWriteAfterInstructions: number;
+  /** Write testNNNNNN.cov: the source lines the test's path covered before any other (--write-cov). */
+  writeCov: boolean;
   /**
    * Replay a test: klee_make_symbolic (and klee_int, klee_range) give the test's objects, in
    * order, instead of symbolic values, so the run follows the test's path concretely.
@@ -111,6 +121,11 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   quantum: 10000,
   maxStackFrames: 10000,
   useMerge: false,
+  statsWriteInterval: 1,
+  statsWriteAfterInstructions: 0,
+  istatsWriteInterval: 10,
+  istatsWriteAfterInstructions: 0,
+  writeCov: false,
   stateMerging: 'none',
   qceAlpha: 1e-12,
   qceBeta: 0.8,

@@ -70,6 +70,18 @@ export interface PendingError {
   suffix?: string;
 }
 
+/**
+ * An instruction (gid) a state executed before any other state did, with the ones it and its
+ * ancestors covered earlier (KLEE's ExecutionState::coveredLines, for --write-cov): a list
+ * shared by the states forked after, each new entry allocated once per instruction per run.
+ */
+export class FirstCovered {
+  constructor(
+    readonly gid: number,
+    readonly next: FirstCovered | null,
+  ) {}
+}
+
 export enum StateStatus {
   Running,
   Terminated,
@@ -123,6 +135,8 @@ export class ExecutionState implements SearchableState {
   yieldStep = false;
   /** What the program wrote to the console (fds 1, 2), newest write first (special/console.ts). */
   console: ConsoleChunk | null = null;
+  /** Instructions this path covered first, newest first (--write-cov). */
+  firstCovered: FirstCovered | null = null;
 
   constructor(
     readonly id: number,
@@ -172,6 +186,7 @@ export class ExecutionState implements SearchableState {
     s.forkDisabled = this.forkDisabled;
     s.replayPosition = this.replayPosition;
     s.console = this.console;
+    s.firstCovered = this.firstCovered;
     for (const g of s.openMergeStack) g.running++;
     return s;
   }

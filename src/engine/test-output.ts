@@ -21,6 +21,7 @@ import type { KInst } from './prepare/kinst.js';
 import { TypeKind, type IntegerType } from '../ir/types.js';
 import { Assembly } from './assembly.js';
 import { consoleRecord } from './special/console.js';
+import { firstCoveredLines } from './stats-source.js';
 import { Evaluator } from '../expr/evaluate.js';
 
 /** Where tests and messages go: an OutputDir, or an in-memory collector (tests, library use). */
@@ -60,7 +61,8 @@ export class TestWriter {
   testsNumbered = 0;
   errors = 0;
   private readonly emittedErrors = new Set<string>();
-  private readonly assembly: Assembly;
+  /** The module as assembly.ll, and each instruction's line in it. */
+  readonly assembly: Assembly;
   private assemblyWritten = false;
   private readonly exitOn: Set<Termination>;
 
@@ -191,8 +193,8 @@ export class TestWriter {
     return out;
   }
 
-  /** assembly.ll, the first time a report refers to it. */
-  private writeAssembly(): void {
+  /** assembly.ll, the first time a report (or run.istats) refers to it. */
+  writeAssembly(): void {
     if (this.assemblyWritten || this.output.writeFile === undefined) return;
     this.assemblyWritten = true;
     this.output.writeFile('assembly.ll', this.assembly.text);
@@ -211,6 +213,7 @@ export class TestWriter {
     if (extras.files !== undefined) Object.assign(files, extras.files);
     if (ex.opts.writeSmt2s) files.smt2 = toSmtLib2(st.constraints.toArray().length > 0 ? [...st.constraints.toArray()] : [TRUE]).text;
     if (ex.opts.writeKQueries) files.kquery = st.constraints.toArray().map((c) => printKQuery(c)).join('\n') + '\n';
+    if (ex.opts.writeCov) files.cov = firstCoveredLines(st, ex.km);
     if (record.exitStatus !== undefined) extras.exitStatus = record.exitStatus;
     extras.files = files;
     const id = this.output.writeTest(ktest, extras);

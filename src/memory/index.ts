@@ -1,5 +1,5 @@
 /** Memory: objects, copy-on-write contents, per-state address spaces, the allocator. */
-export { MemoryObject, ObjectKind, resetObjectIds } from './memory-object.js';
+export { MemoryObject, ObjectKind, objectsCreated, resetObjectIds } from './memory-object.js';
 export { ObjectState, resetConstArrayCounter } from './object-state.js';
 export { AddressSpace, resetCowKeys } from './address-space.js';
 export { PNode } from './pmap.js';

@@ -21,6 +21,11 @@ export function resetObjectIds(): void {
   nextObjectId = 1;
 }
 
+/** Memory objects made since the last reset (KLEE's Allocations statistic). */
+export function objectsCreated(): number {
+  return nextObjectId - 1;
+}
+
 export class MemoryObject {
   readonly id = nextObjectId++;
   /** Name given by klee_make_symbolic (the .ktest object name), else a description. */

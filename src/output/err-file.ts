@@ -85,3 +85,39 @@ export function formatErrFile(e: ErrFileInfo): string {
   }
   return s;
 }
+
+/** An .err file read back (parseErrFile): the stack keeps each frame's printed text. */
+export interface ParsedErrFile {
+  message: string;
+  file?: string;
+  line?: number;
+  stack: { text: string; fn: string; file?: string; line?: number }[];
+  info?: string;
+}
+
+const FRAME_RE = /^#\d+ in ([^(]*)\(.*\)(?: at (.*):(\d+))?$/;
+
+/** Reads an .err file's text (KLEE's or tsklee's); what it cannot place is left out. */
+export function parseErrFile(text: string): ParsedErrFile {
+  const lines = text.split('\n');
+  const out: ParsedErrFile = { message: '', stack: [] };
+  let section: 'head' | 'stack' | 'info' = 'head';
+  const info: string[] = [];
+  for (const l of lines) {
+    if (section === 'head') {
+      if (l.startsWith('Error: ')) out.message = l.slice(7);
+      else if (l.startsWith('File: ')) out.file = l.slice(6);
+      else if (l.startsWith('Line: ')) out.line = Number(l.slice(6));
+      else if (l.startsWith('Stack:')) section = 'stack';
+    } else if (section === 'stack') {
+      if (l.startsWith('Info:')) section = 'info';
+      else if (l.startsWith('\t')) {
+        const t = l.slice(1);
+        const m = FRAME_RE.exec(t);
+        out.stack.push({ text: t, fn: m?.[1] ?? '', file: m?.[2], line: m?.[3] !== undefined ? Number(m[3]) : undefined });
+      }
+    } else if (l !== '') info.push(l.replace(/^\t/, ''));
+  }
+  if (info.length > 0) out.info = info.join('\n');
+  return out;
+}

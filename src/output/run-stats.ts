@@ -165,6 +165,11 @@ export interface RunStatsOptions {
   extraColumns?: readonly string[];
   /** Least time between two writes of the file (default 1000 ms; KLEE writes stats every 1 s). */
   flushIntervalMs?: number;
+  /**
+   * Write the file after every this many rows instead (KLEE's --stats-commit-after: rows are
+   * committed in batches of N), and at close. 0 or absent: by time, as above.
+   */
+  commitEvery?: number;
 }
 
 /**
@@ -181,9 +186,12 @@ export class RunStatsWriter {
     readonly path: string,
     private readonly table: SqliteTableFile,
     private readonly flushIntervalMs: number,
+    private readonly commitEvery: number,
   ) {
     this.minGapMs = flushIntervalMs;
   }
+
+  private rowsSinceFlush = 0;
 
   /** Creates the database at `path` (replacing any file there) with the stats table, and writes it. */
   static async open(path: string, opts: RunStatsOptions = {}): Promise<RunStatsWriter> {
@@ -195,7 +203,7 @@ export class RunStatsWriter {
       known.add(c);
     }
     const columns = [...RUN_STATS_COLUMNS, ...extra].map((name) => ({ name, affinity: REAL_COLUMNS.has(name) ? ('REAL' as const) : ('INTEGER' as const) }));
-    const w = new RunStatsWriter(path, new SqliteTableFile('stats', columns), opts.flushIntervalMs ?? 1000);
+    const w = new RunStatsWriter(path, new SqliteTableFile('stats', columns), opts.flushIntervalMs ?? 1000, opts.commitEvery ?? 0);
     w.dirty = true;
     w.flush();
     return w;
@@ -214,7 +222,8 @@ export class RunStatsWriter {
     if (this.closed) throw new Error('run.stats: write after close');
     this.table.append(this.table.columns.map(({ name }) => row[name] ?? (name === 'ArrayHashTime' ? -1 : 0)));
     this.dirty = true;
-    if (Date.now() - this.lastFlush >= this.minGapMs) this.flush();
+    this.rowsSinceFlush++;
+    if (this.commitEvery > 0 ? this.rowsSinceFlush >= this.commitEvery : Date.now() - this.lastFlush >= this.minGapMs) this.flush();
   }
 
   /** Writes the database file now (atomically), if anything changed since the last write. */
@@ -225,6 +234,7 @@ export class RunStatsWriter {
     const now = Date.now();
     this.lastFlush = now;
     this.dirty = false;
+    this.rowsSinceFlush = 0;
     // Keep flushing to at most ~5% of the time: a large database is written less often.
     this.minGapMs = Math.max(this.flushIntervalMs, 20 * (now - t0));
   }

@@ -89,4 +89,20 @@ export interface BackendCounters {
   timeouts: number;
   unknowns: number;
   crashes: number;
+  /** Checks that asked for a model (KLEE's "query cex", stats::queryCounterexamples). */
+  cex: number;
+  /** Expression nodes translated for the backend (KLEE's query constructs: its builder's constructions). */
+  constructs: number;
+}
+
+/** A backend the run statistics read from: its counters, and the time spent in it (KLEE's QueryTime). */
+export interface CountingBackend {
+  readonly counters: BackendCounters;
+  backendTimeMs(): number;
+}
+
+/** The backend's counters when `s` is a counting backend (z3 embedded or an SMT-LIB process), else null. */
+export function countingBackend(s: Solver): CountingBackend | null {
+  const c = s as Partial<CountingBackend>;
+  return typeof c.backendTimeMs === 'function' && c.counters !== undefined ? (c as CountingBackend) : null;
 }

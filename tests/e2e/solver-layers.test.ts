@@ -72,7 +72,10 @@ describe('chain layers in run.stats', () => {
     expect(s['QueryCacheHits']).toBe(s['SolverLayerQueryCacheHits']);
     expect(s['QueryCacheMisses']).toBe(s['SolverLayerCexCacheQueries']);
     expect(s['QueryCexCacheHits']).toBe(s['SolverLayerCexCacheHits']);
-    expect(s['NumQueries']).toBe(s['SolverLayerBackendQueries']! - s['SolverLayerBackendHits']!);
+    // NumQueries counts the backend's checks, as KLEE's stats::queries: a validity query is one or two
+    const solved = s['SolverLayerBackendQueries']! - s['SolverLayerBackendHits']!;
+    expect(s['NumQueries']).toBeGreaterThanOrEqual(solved);
+    expect(s['NumQueries']).toBeLessThanOrEqual(2 * solved);
     expect(s['NumQueries']).toBeGreaterThan(0);
     // times nest: the whole chain ⊇ the cex cache ⊇ the backend
     expect(s['SolverTime']).toBeGreaterThanOrEqual(s['CexCacheTime']!);
@@ -85,7 +88,8 @@ describe('chain layers in run.stats', () => {
     expect(off['SolverLayerCexCacheQueries']).toBeUndefined();
     expect(off['QueryCexCacheHits']).toBe(0);
     expect(off['SolverLayerQueryCacheQueries']).toBe(all['SolverLayerQueryCacheQueries']);
-    expect(off['NumQueries']).toBe(off['QueryCacheMisses']);
+    expect(off['SolverLayerBackendQueries']).toBe(off['QueryCacheMisses']);
+    expect(off['NumQueries']).toBeGreaterThanOrEqual(off['QueryCacheMisses']!);
     expect(off['NumQueries']).toBeGreaterThan(all['NumQueries']! * 2);
   });
 

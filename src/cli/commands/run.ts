@@ -13,14 +13,17 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { compileC } from '../../cc/compile-input.js';
 import type { Argv, CommandModule } from 'yargs';
 import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, writeFileAtomic, type RunDoneStats } from '../../output/index.js';
 import { explore } from '../../engine/explore.js';
 import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
-import { solverStatsColumns, solverStatsRow } from '../../output/run-stats.js';
-import { DEFAULT_OPTIONS, type EngineOptions } from '../../engine/options.js';
+import { solverStatsColumns } from '../../output/run-stats.js';
+import { countingBackend } from '../../solver/solver.js';
+import { COVERAGE_COLUMNS } from '../../engine/stats-tracker.js';
+import { formatCoveredInstructions, STATS_RUN_OPTIONS, statsEngineOptions, statsFilesWanted, statsSinks, writeCoverage, type StatsRunArgs } from '../run-statistics.js';
+import { DEFAULT_OPTIONS, resolveOptions, type EngineOptions } from '../../engine/options.js';
 import { EXIT_ON_ERROR_NAMES } from '../../engine/errors.js';
 import { EngineSetupError } from '../../engine/executor.js';
 import { resolveSearchNames, SEARCH_NAMES, SearcherConfigError } from '../../engine/searchers/index.js';
@@ -30,7 +33,7 @@ import { UsageError } from '../errors.js';
 import { ProgressLine } from '../progress.js';
 import { formatMergingSummary } from '../../engine/merging/summary.js';
 
-interface RunArgs extends GlobalArgs {
+interface RunArgs extends GlobalArgs, StatsRunArgs {
   input: string;
   args: string[];
   outputDir?: string;
@@ -155,6 +158,9 @@ function runFlagNames(): Set<string> {
     {
       get: (_t, method) => (name: unknown, o?: { type?: string }) => {
         if (method === 'option' && typeof name === 'string' && o?.type === 'boolean') names.add(name);
+        if (method === 'options' && typeof name === 'object' && name !== null) {
+          for (const [k, v] of Object.entries(name as Record<string, { type?: string }>)) if (v.type === 'boolean') names.add(k);
+        }
         return recorder;
       },
     },
@@ -241,6 +247,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .option('merge-witness-tests', { type: 'boolean', describe: 'automatic merging: a test for each merged-in path that covered new code (default true)' })
       .option('debug-log-merge', { type: 'boolean', describe: 'log every merge and refused merge (with the reason) to messages.txt' })
       .option('max-state-multiplicity', { type: 'number', describe: 'do not merge into states standing for more paths than this (default: no limit)' })
+      .options(STATS_RUN_OPTIONS)
       .parserConfiguration({ 'populate--': true, 'parse-positional-numbers': false })
       .example('$0 run prog.bc', '')
       .example('$0 run --libc=tsklee --posix-runtime prog.bc --sym-args 0 2 4 --sym-files 1 8', '')
@@ -309,6 +316,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         ...mergingOptions(argv),
         libc,
         posixRuntime,
+        ...statsEngineOptions(argv),
       };
       // Everything that can be refused is checked before the output directory exists.
       resolveSearchNames(opts.search ?? []);
@@ -323,7 +331,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       const start = new Date();
       const commandLine = ['tsklee', ...process.argv.slice(2)];
       out.writeInfo(formatInfoHeader({ argv: commandLine, pid: process.pid, start }));
-      const stats = await out.openRunStats({ extraColumns: solverStatsColumns(solver.stats()) });
+      const wanted = statsFilesWanted(resolveOptions(opts));
+      const stats = wanted.stats ? await out.openRunStats({ extraColumns: [...solverStatsColumns(solver.stats()), ...COVERAGE_COLUMNS], commitEvery: argv.statsCommitAfter }) : null;
       let interrupted: string | null = null;
       const progress = ProgressLine.forStream(process.stderr);
       const onSigint = (): void => {
@@ -347,6 +356,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
           output,
           shouldStop: () => interrupted,
           onStart: (ex) => progress?.start(ex),
+          statistics: { ...statsSinks(out, stats, wanted.istats, input), backend: countingBackend(core) },
           events: {
             onLog: (line, kind) => {
               progress?.clear();
@@ -356,13 +366,14 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
           },
         });
         progress?.stop();
+        const q = r.statistics!.queryTotals();
         const done: RunDoneStats = {
           forks: r.forks,
-          queries: r.queries,
-          queriesValid: 0,
-          queriesInvalid: 0,
-          queryCex: 0,
-          queryConstructs: 0,
+          queries: q.queries,
+          queriesValid: q.valid,
+          queriesInvalid: q.invalid,
+          queryCex: q.cex,
+          queryConstructs: q.constructs,
           instructions: r.instructions,
           completedPaths: r.completedPaths,
           partiallyCompletedPaths: r.exploredPaths - r.completedPaths,
@@ -373,19 +384,9 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
           formatInfoHeader({ argv: commandLine, pid: process.pid, start, searcher: r.searcher }) +
             formatInfoFooter({ start, end, haltReason: r.haltReason ?? undefined, done }) +
             (r.merging !== null ? formatMergingSummary(r.merging) : '') +
-            `KLEE: done: covered instructions = ${r.coveredInstructions} of ${r.totalInstructions}\n`,
+            formatCoveredInstructions(r.statistics!) +
+            writeCoverage(out, r.statistics!, basename(input).replace(/\.[^.]*$/, '')),
         );
-        stats.write({
-          Instructions: r.instructions,
-          NumStates: 0,
-          NumQueries: r.queries,
-          WallTime: (end.getTime() - start.getTime()) * 1000,
-          UserTime: Math.round(process.cpuUsage().user),
-          CoveredInstructions: 0,
-          States: r.exploredPaths,
-          TerminationExit: r.completedPaths,
-          ...solverStatsRow(solver.stats()),
-        });
         process.stderr.write(formatDoneSummary(done).replace(/^KLEE: /gm, 'tsklee: '));
         if (r.merging !== null) process.stderr.write(formatMergingSummary(r.merging).replace(/^KLEE: /gm, 'tsklee: '));
         if (r.haltReason !== null) process.stderr.write(`tsklee: halted: ${r.haltReason}\n`);

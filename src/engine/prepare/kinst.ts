@@ -95,6 +95,8 @@ export class Edge {
     readonly phiSrc: Int32Array,
     /** Index of the target block (coverage, messages). */
     readonly block: number,
+    /** Number of the edge in its module (KModule.edgeCount): the index of its count in Executor.edgeTaken. */
+    readonly id: number,
   ) {}
 }
 

@@ -103,6 +103,8 @@ export class KModule {
   readonly globalObjects = new Map<GlobalVariable, MemoryObject>();
   /** Every prepared instruction, by gid. */
   readonly instructions: KInst[] = [];
+  /** Control-flow edges made so far (Edge.id numbers them). */
+  edgeCount = 0;
   /** Static constructors and destructors (llvm.global_ctors/dtors) in run order. */
   readonly ctors: KFunction[] = [];
   readonly dtors: KFunction[] = [];
@@ -255,7 +257,7 @@ export class KModule {
         dst.push(slots.get(phi)!);
         src.push(reg(phi.ops[i]!));
       }
-      return new Edge(kf.blockPc[to.index]!, Int32Array.from(dst), Int32Array.from(src), to.index);
+      return new Edge(kf.blockPc[to.index]!, Int32Array.from(dst), Int32Array.from(src), to.index, this.edgeCount++);
     };
     let index = 0;
     fn.blocks.forEach((_bb, bi) => {

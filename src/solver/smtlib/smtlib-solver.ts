@@ -29,7 +29,7 @@
  * a dead process → SolverFailure(Crash); any `unknown` → Timeout (with a limit) or Unknown.
  * After each of these the next query starts a new process.
  */
-import { ArrayNamer, ARRAY_SORT, bvLiteral, collectArraysOf, DOMAIN_WIDTH, ExprKind, FALSE, RANGE_WIDTH, smtLibTerm, TRUE, builder, type Expr, type ExprArray } from '../../expr/index.js';
+import { ArrayNamer, ARRAY_SORT, bvLiteral, collectArraysOf, DOMAIN_WIDTH, ExprKind, FALSE, RANGE_WIDTH, smtLibTerm, TRUE, builder, walkDag, type Expr, type ExprArray } from '../../expr/index.js';
 import { SolverFailure, SolverFailureKind, Validity, type BackendCounters, type InitialValues, type Query, type Solver, type SolverStats } from '../solver.js';
 import { resolveBackend, type BackendSpec, type ExternalBackendName } from './backends.js';
 import { errorMessage, literalValue, parseSExprs, show, type SExpr } from './sexpr.js';
@@ -60,7 +60,7 @@ function hardLimitMs(timeoutMs: number): number {
 }
 
 export class SmtLibSolver implements Solver {
-  readonly counters: SmtLibCounters = { checks: 0, sat: 0, unsat: 0, timeouts: 0, unknowns: 0, crashes: 0, processes: 0 };
+  readonly counters: SmtLibCounters = { checks: 0, sat: 0, unsat: 0, timeouts: 0, unknowns: 0, crashes: 0, cex: 0, constructs: 0, processes: 0 };
   private proc: SyncProcess | null = null;
   private namer = new ArrayNamer();
   private declared = new Set<ExprArray>();
@@ -137,6 +137,10 @@ export class SmtLibSolver implements Solver {
     return [this.c.snapshot()];
   }
 
+  backendTimeMs(): number {
+    return this.c.timeMs;
+  }
+
   dispose(): void {
     this.proc?.kill();
     this.proc = null;
@@ -193,6 +197,8 @@ export class SmtLibSolver implements Solver {
     for (const a of assertions) if (a !== TRUE) lines.push(`(assert ${smtLibTerm(a, this.namer)})`);
     lines.push('(check-sat)');
     this.counters.checks++;
+    this.counters.constructs += dagSize([...assertions, ...values]);
+    if (modelArrays.length > 0 || values.length > 0) this.counters.cex++;
     if (!this.status(this.ask(proc, lines.join('\n') + '\n'))) return null;
     const replies: SExpr[] = [];
     for (const a of modelArrays) {
@@ -303,4 +309,11 @@ function valueAt(reply: SExpr, i: number, who: string): bigint {
   } catch {
     throw bad();
   }
+}
+
+/** Distinct expression nodes (and array writes) of a check: what the backend gets translated. */
+function dagSize(roots: readonly Expr[]): number {
+  let n = 0;
+  walkDag(roots, { post: () => n++ });
+  return n;
 }

@@ -60,6 +60,8 @@ export class Z3Builder {
   /** Two words for n-ary and/or arguments. */
   private readonly args: number;
   private bound = 0;
+  /** Expressions and array writes translated (not found in the cache): KLEE's query constructs. */
+  constructs = 0;
 
   constructor(
     readonly inst: Z3Instance,
@@ -138,6 +140,7 @@ export class Z3Builder {
   }
 
   private post(v: Vertex): void {
+    this.constructs++;
     if (v instanceof UpdateNode) {
       this.updates.set(v.id, this.keep(this.store(v)));
     } else {

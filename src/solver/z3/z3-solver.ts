@@ -154,7 +154,7 @@ export class Z3Solver implements IncrementalSolver {
   private readonly c = new LayerCounters('z3');
   /** Whether the watchdog canceled the last check (its unknown is then a timeout, whatever z3 calls it). */
   private lastCheckCanceled = false;
-  readonly counters: Z3Counters = { checks: 0, sat: 0, unsat: 0, timeouts: 0, unknowns: 0, crashes: 0, instances: 0, slowArrayReads: 0, fallbacks: 0 };
+  readonly counters: Z3Counters = { checks: 0, sat: 0, unsat: 0, timeouts: 0, unknowns: 0, crashes: 0, cex: 0, constructs: 0, instances: 0, slowArrayReads: 0, fallbacks: 0 };
 
   /** A solver over the process's z3 module, compiled now off the main thread. */
   static async create(opts: Z3SolverOptions = {}): Promise<Z3Solver> {
@@ -210,6 +210,19 @@ export class Z3Solver implements IncrementalSolver {
     return [this.c.snapshot()];
   }
 
+  backendTimeMs(): number {
+    return this.c.timeMs;
+  }
+
+  /** Each builder's translations counted so far into counters.constructs. */
+  private readonly constructsCounted = new WeakMap<Z3Builder, number>();
+
+  /** Adds the translations `b` made since it was last counted (KLEE's query constructs, counted per check). */
+  private countConstructs(b: Z3Builder): void {
+    this.counters.constructs += b.constructs - (this.constructsCounted.get(b) ?? 0);
+    this.constructsCounted.set(b, b.constructs);
+  }
+
   /**
    * An incremental session (the array encoding's CEGAR loop): one scope on the mode's first
    * solver, kept across checks. In 'hybrid' mode a check that exhausts the budget is
@@ -239,6 +252,7 @@ export class Z3Solver implements IncrementalSolver {
     };
     const checkOn = (ss: Session, on: number, deadline: number): number => {
       this.counters.checks++;
+      this.countConstructs(ss.builder);
       const r = this.check(ss, on, deadline);
       if (r === 1) this.counters.sat++;
       else if (r === -1) this.counters.unsat++;
@@ -413,6 +427,8 @@ export class Z3Solver implements IncrementalSolver {
         z.Z3_solver_assert(ctx, solver, negate ? z.Z3_mk_not(ctx, g) : g);
       }
       this.counters.checks++;
+      this.countConstructs(builder);
+      if (onModel !== null) this.counters.cex++;
       const r = this.check(s, solver, deadline);
       if (r === -1) {
         this.counters.unsat++;

@@ -1,0 +1,219 @@
+/**
+ * Writes the run's statistics while it runs (KLEE's StatsTracker): a run.stats row when the
+ * tracker starts, every `statsWriteInterval` seconds and/or every
+ * `statsWriteAfterInstructions` instructions, and at the end; run.istats every
+ * `istatsWriteInterval` seconds and/or `istatsWriteAfterInstructions` instructions, and at
+ * the end. Time-driven writes come from timers, which fire while the executor yields to the
+ * event loop (every ~50 ms), between two steps; instruction-driven ones from the executor's
+ * instruction alarm, which ends a step at the next multiple.
+ *
+ * Every run.stats column is measured (columns listed in output/run-stats.ts):
+ *   Instructions, NumStates (states alive), States (states ever created), CoveredInstructions
+ *   and UncoveredInstructions (coverable instructions, phis included, of every function as
+ *   KLEE counts them), Full/Partial/NumBranches (conditional br), UserTime and WallTime (µs),
+ *   MallocUsage (bytes of V8 heap and off-heap memory in use: what tsklee allocated),
+ *   NumQueries / NumQueryConstructs (backend checks and the expression nodes translated for
+ *   them), the solver times and caches, ForkTime (µs in forks' queries), ResolveTime (µs
+ *   resolving symbolic pointers), InhibitedForks, Allocations (memory objects made, globals
+ *   included), Branches<cause> (forks by cause), Termination<class> (states ended by class).
+ *   ExternalCalls is 0 because tsklee never calls external code (DESIGN decision 8).
+ */
+import { objectsCreated } from '../memory/index.js';
+import { solverStatsRow, type RunStatsRow } from '../output/run-stats.js';
+import { formatIStats } from '../output/istats.js';
+import type { CountingBackend } from '../solver/solver.js';
+import type { Executor } from './executor.js';
+import { BRANCH_TYPES, RunStatistics, TERMINATION_CLASSES } from './stats.js';
+import { CoverageModel } from './stats-coverage.js';
+import { buildIStats, type IStatsHeader } from './stats-istats.js';
+
+/**
+ * tsklee's coverage columns of run.stats, after KLEE's: source lines (all functions) covered
+ * and in all, and the program's own (runtime excluded) covered / all coverable instructions,
+ * lines and branch sides (br: two, switch: one per target) — coverage over time.
+ */
+export const COVERAGE_COLUMNS = [
+  'CoveredLines',
+  'NumLines',
+  'ProgramCoveredInstructions',
+  'ProgramInstructions',
+  'ProgramCoveredLines',
+  'ProgramLines',
+  'ProgramCoveredBranchSides',
+  'ProgramBranchSides',
+] as const;
+
+export interface StatsSinks {
+  /** Takes run.stats rows; null: run.stats is not written. */
+  runStats: { write(row: RunStatsRow): void } | null;
+  /** Takes run.istats' whole text each time; null: run.istats is not written. */
+  istats: ((text: string) => void) | null;
+  /** What run.istats' header says (default: this process, the module's source file). */
+  istatsHeader?: { pid?: number; cmd?: string };
+  /**
+   * Instruction positions in run.istats are assembly.ll lines, as KLEE's (the module is
+   * printed and assembly.ll written for it, ob= names it); otherwise 1-based positions in
+   * module order, ob= naming the module's source file.
+   */
+  assemblyLines?: boolean;
+}
+
+/** What `info` reports at the end (KLEE's "done:" query lines). */
+export interface QueryTotals {
+  queries: number;
+  valid: number;
+  invalid: number;
+  cex: number;
+  constructs: number;
+}
+
+export class StatsTracker {
+  readonly stats: RunStatistics;
+  readonly coverage: CoverageModel;
+  private readonly startMs = Date.now();
+  private readonly timers: ReturnType<typeof setInterval>[] = [];
+  private nextRowAt = Infinity;
+  private nextIStatsAt = Infinity;
+  private finished = false;
+
+  constructor(
+    readonly ex: Executor,
+    readonly backend: CountingBackend | null,
+    private readonly sinks: StatsSinks,
+  ) {
+    this.stats = new RunStatistics(ex, backend);
+    this.coverage = new CoverageModel(ex.km);
+  }
+
+  /** Attaches the statistics to the executor, writes the first row and arms the timers. */
+  start(): void {
+    const ex = this.ex;
+    const o = ex.opts;
+    ex.stats = this.stats;
+    if (this.sinks.runStats !== null) {
+      this.writeRow();
+      if (o.statsWriteInterval > 0) this.every(o.statsWriteInterval, () => this.writeRow());
+      if (o.statsWriteAfterInstructions > 0) this.nextRowAt = o.statsWriteAfterInstructions;
+    }
+    if (this.sinks.istats !== null) {
+      if (o.istatsWriteInterval > 0) this.every(o.istatsWriteInterval, () => this.writeIStats());
+      if (o.istatsWriteAfterInstructions > 0) this.nextIStatsAt = o.istatsWriteAfterInstructions;
+    }
+    this.armAlarm();
+  }
+
+  /** The last row and run.istats; stops the timers. */
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    for (const t of this.timers) clearInterval(t);
+    this.ex.instructionAlarm = null;
+    this.writeRow();
+    this.writeIStats();
+  }
+
+  /** Stops the timers and the alarm without writing anything (the run failed). */
+  cancel(): void {
+    this.finished = true;
+    for (const t of this.timers) clearInterval(t);
+    this.ex.instructionAlarm = null;
+  }
+
+  /** The run.stats row for now. */
+  row(): RunStatsRow {
+    const ex = this.ex;
+    const model = this.coverage;
+    const stats = this.stats;
+    const us = (ms: number): number => Math.round(ms * 1000);
+    const coveredInstructions = model.coveredInstructions(ex.covered, ex.coveredCount);
+    const branches = model.branchCounts(ex.edgeTaken);
+    const mem = process.memoryUsage();
+    const q = this.queryTotals();
+    const row: RunStatsRow = {
+      ...solverStatsRow(ex.solver.stats()),
+      Instructions: ex.instructions,
+      FullBranches: branches.full,
+      PartialBranches: branches.partial,
+      NumBranches: branches.total,
+      UserTime: process.cpuUsage().user,
+      NumStates: ex.liveStateSet.size,
+      MallocUsage: mem.heapUsed + mem.external,
+      NumQueries: q.queries,
+      NumQueryConstructs: q.constructs,
+      WallTime: (Date.now() - this.startMs) * 1000,
+      CoveredInstructions: coveredInstructions,
+      UncoveredInstructions: model.coverableCount - coveredInstructions,
+      ForkTime: us(stats.forkTimeMs),
+      ResolveTime: us(stats.totalResolveTimeMs),
+      InhibitedForks: stats.inhibitedForks,
+      ExternalCalls: 0,
+      Allocations: objectsCreated(),
+      States: ex.statesCreated,
+    };
+    const d = model.detailedCounts(ex.covered, ex.edgeTaken);
+    row.CoveredLines = d.lines;
+    row.NumLines = model.lineCount;
+    row.ProgramCoveredInstructions = d.programCoveredInstructions;
+    row.ProgramInstructions = d.programInstructions;
+    row.ProgramCoveredLines = d.programCoveredLines;
+    row.ProgramLines = d.programLines;
+    row.ProgramCoveredBranchSides = d.programCoveredBranchSides;
+    row.ProgramBranchSides = d.programBranchSides;
+    BRANCH_TYPES.forEach((t, i) => (row[`Branches${t}`] = stats.forksByType[i]!));
+    TERMINATION_CLASSES.forEach((c, i) => (row[`Termination${c}`] = stats.terminations[i]!));
+    return row;
+  }
+
+  /** The backend's query totals (KLEE's stats::queries, queriesValid, queriesInvalid, queryCounterexamples, queryConstructs). */
+  queryTotals(): QueryTotals {
+    const c = this.backend?.counters;
+    if (c === undefined) return { queries: 0, valid: 0, invalid: 0, cex: 0, constructs: 0 };
+    return { queries: c.checks, valid: c.unsat, invalid: c.sat, cex: c.cex, constructs: c.constructs };
+  }
+
+  writeRow(): void {
+    this.sinks.runStats?.write(this.row());
+  }
+
+  writeIStats(): void {
+    const sink = this.sinks.istats;
+    if (sink === null) return;
+    const h = this.sinks.istatsHeader ?? {};
+    const ex = this.ex;
+    const header: IStatsHeader = { pid: h.pid ?? process.pid, cmd: h.cmd ?? ex.km.module.source, objectFile: ex.km.module.source, instrOf: (site) => site + 1 };
+    if (this.sinks.assemblyLines === true && ex.writer.output.writeFile !== undefined) {
+      const asm = ex.writer.assembly;
+      const insts = this.coverage.siteInst;
+      ex.writer.writeAssembly();
+      header.objectFile = 'assembly.ll';
+      header.instrOf = (site) => asm.lineOf(insts[site]!);
+    }
+    sink(formatIStats(buildIStats(this.ex, this.stats, this.coverage, header)));
+  }
+
+  private every(seconds: number, f: () => void): void {
+    const t = setInterval(f, Math.max(1, seconds * 1000));
+    t.unref();
+    this.timers.push(t);
+  }
+
+  /** Points the executor's instruction alarm at the next instruction-driven write. */
+  private armAlarm(): void {
+    const at = Math.min(this.nextRowAt, this.nextIStatsAt);
+    this.ex.instructionAlarm = at === Infinity ? null : { at, ring: () => this.ring() };
+  }
+
+  private ring(): void {
+    const n = this.ex.instructions;
+    const o = this.ex.opts;
+    if (n >= this.nextRowAt) {
+      this.writeRow();
+      this.nextRowAt = (Math.floor(n / o.statsWriteAfterInstructions) + 1) * o.statsWriteAfterInstructions;
+    }
+    if (n >= this.nextIStatsAt) {
+      this.writeIStats();
+      this.nextIStatsAt = (Math.floor(n / o.istatsWriteAfterInstructions) + 1) * o.istatsWriteAfterInstructions;
+    }
+    this.armAlarm();
+  }
+}
