@@ -11,7 +11,7 @@ import { StateStatus, type ExecutionState } from './state.js';
 import type { Executor } from './executor.js';
 import { icmpConcrete } from './scalar.js';
 import { execSlow } from './dispatch.js';
-import { fromExpr, type Val } from './values.js';
+import { fromExpr, wideFromBig, type Val } from './values.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const TWO32 = 0x1_0000_0000;
@@ -354,7 +354,8 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
           case MemKind.I64: {
             const lo = view.getUint32(off, true);
             const hi = view.getInt32(off + 4, true);
-            regs[ki.dest] = hi >= -0x200000 && hi < 0x200000 ? hi * TWO32 + lo : view.getBigInt64(off, true);
+            // numbers only for |v| ≤ 2^53 − 1 (values.ts): −2^53 itself (hi = −2^21, lo = 0) is a bigint
+            regs[ki.dest] = hi > -0x200000 && hi < 0x200000 ? hi * TWO32 + lo : wideFromBig(view.getBigInt64(off, true));
             break;
           }
           case MemKind.F32:

@@ -24,13 +24,13 @@ import {
   intSExt,
   intTrunc,
   intZExt,
-  roundHalf,
   toExpr,
   toSBig,
   toUBig,
   type Scalar,
   type Val,
 } from './values.js';
+import { BFLOAT16, FLOAT32, HALF, intToFormat, roundToFormat } from './fp-round.js';
 
 /** The ExprKind of an integer binary opcode. */
 export function intOpKind(op: Opcode): BinaryKind {
@@ -77,19 +77,15 @@ export function isFloatKind(k: TypeKind): boolean {
   return k >= TypeKind.Half && k <= TypeKind.PPC_FP128;
 }
 
-/** Round a double to the precision of a floating-point type. */
+/** Round a double to the precision of a floating-point type (once: never through float32). */
 export function roundTo(kind: TypeKind, x: number): number {
   switch (kind) {
     case TypeKind.Float:
       return Math.fround(x);
     case TypeKind.Half:
-      return roundHalf(x);
-    case TypeKind.BFloat: {
-      const b = floatToBits(x);
-      // round to nearest even on the upper 16 bits of the float
-      const r = (b + 0x7fff + ((b >>> 16) & 1)) >>> 16;
-      return Number.isNaN(x) ? x : bitsToFloat((r << 16) >>> 0);
-    }
+      return Number.isNaN(x) ? x : roundToFormat(x, HALF);
+    case TypeKind.BFloat:
+      return Number.isNaN(x) ? x : roundToFormat(x, BFLOAT16);
     default:
       return x;
   }
@@ -295,10 +291,25 @@ export function fpToInt(x: number, w: number, signed: boolean): number | bigint 
   return intFrom(v, w);
 }
 
-/** Integer (concrete) to floating point of a type kind. */
+/**
+ * Integer (concrete) to floating point of a type kind, rounded once from the exact integer
+ * (Number(bigint) rounds to nearest even; the narrower formats round the bigint first).
+ */
 export function intToFp(v: number | bigint, w: number, signed: boolean, kind: TypeKind): number {
-  const n = signed ? Number(toSBig(v, w)) : Number(toUBig(v, w));
-  return roundTo(kind, n);
+  // a number that is the exact integer (|n| < 2^53) rounds once in roundTo
+  if (w <= 32) return roundTo(kind, signed ? (w === 32 ? (v as number) | 0 : ((v as number) << (32 - w)) >> (32 - w)) : (v as number));
+  if (typeof v === 'number' && (signed || v >= 0)) return roundTo(kind, v);
+  const b = signed ? toSBig(v, w) : toUBig(v, w);
+  switch (kind) {
+    case TypeKind.Float:
+      return intToFormat(b, FLOAT32);
+    case TypeKind.Half:
+      return intToFormat(b, HALF);
+    case TypeKind.BFloat:
+      return intToFormat(b, BFLOAT16);
+    default:
+      return Number(b);
+  }
 }
 
 /** The integer bits of a concrete float/double/half value (for bitcast and memory). */
