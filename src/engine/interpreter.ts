@@ -38,6 +38,10 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
   const callPaths = ex.callPaths;
   const as = st.addressSpace;
   let n = 0;
+  // instsSinceCovNew (KLEE's convention: 0 until the state covers something new, then 1 at
+  // that instruction and counting): its value on entry, and the n that covered something new
+  const covBase = st.instsSinceCovNew;
+  let covAt = 0;
   /** n when the current frame's stretch began (for callPaths). */
   let stretchStart = 0;
   if (st.pendingError !== null) {
@@ -50,10 +54,9 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
     const ki: KInst = insts[pc]!;
     n++;
     if (covered[ki.gid]++ === 0) {
-      // KLEE's convention: 0 until the state covers something new, then 1 and counting.
       ex.coveredCount++;
       st.coveredNew = true;
-      st.instsSinceCovNew = 1 - n;
+      covAt = n;
     }
     switch (ki.op) {
       case Op.Add32: {
@@ -425,6 +428,8 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
     }
     st.prevPc = pc;
     st.pc = pc + 1;
+    // up to date before the handler: a fork copies it
+    st.instsSinceCovNew = covAt !== 0 ? n - covAt + 1 : covBase !== 0 ? covBase + n : 0;
     execSlow(ex, st, ki);
     if (st.status !== StateStatus.Running || ex.added.length !== 0 || st.yieldStep) {
       st.yieldStep = false;
@@ -437,5 +442,6 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
   }
   st.pc = pc;
   if (callPaths !== null) callPaths.addInstructions(st, n - stretchStart);
+  st.instsSinceCovNew = covAt !== 0 ? n - covAt + 1 : covBase !== 0 ? covBase + n : 0;
   return n;
 }
