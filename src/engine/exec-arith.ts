@@ -91,7 +91,7 @@ export function execIntBinary(ex: Executor, st: ExecutionState, ki: KInst): void
         return;
       }
     } else target = checkError(ex, st, builder.eq(y, constantFromBV(0, w)), Msg.divByZero, 'div.err');
-  } else if (isShiftKind(kind) && ex.opts.checkOvershift) {
+  } else if (isShiftKind(kind) && ex.opts.checkOvershift && !ki.poisonShift) {
     if (typeof y !== 'object') {
       if (y >= w || y < 0) {
         ex.terminateOnError(st, Msg.overshift, Termination.ReportError, undefined, 'overshift.err');

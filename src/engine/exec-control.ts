@@ -18,7 +18,7 @@ import type { BasicBlock } from '../ir/globals.js';
 export function transfer(ex: Executor, st: ExecutionState, e: Edge): void {
   if (e.phiDst.length !== 0) {
     copyPhis(st.thawTop().regs, e);
-    ex.instructions += e.phiDst.length;
+    ex.instructions += e.phiCount;
   }
   st.pc = e.pc;
 }

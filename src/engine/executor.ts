@@ -20,6 +20,7 @@ import { ExecutionState, StackFrame, StateStatus } from './state.js';
 import { ConstraintSet } from '../solver/layers/constraint-set.js';
 import { resolveOptions, type EngineOptions } from './options.js';
 import { Msg, StateAbort, Termination } from './errors.js';
+import { applyPoisonTracking } from './prepare/poison.js';
 import { fromExpr, toExpr, type Scalar, type Val } from './values.js';
 import { interpret } from './interpreter.js';
 import { closeKey, MergeGroup, mergeStates } from './merge.js';
@@ -110,6 +111,7 @@ export class Executor {
     resetObjectIds();
     resetConstArrayCounter();
     this.km = new KModule(module, callBindings);
+    if (this.opts.checkOvershift) applyPoisonTracking(this.km, this.opts.overshiftAt);
     this.covered = new Float64Array(this.km.instructions.length);
     this.writer = new TestWriter(this, output);
     for (const w of this.km.warnings) this.warning(w);

@@ -289,7 +289,7 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
         const e = ki.aux as Edge;
         if (e.phiDst.length !== 0) {
           copyPhis(regs, e);
-          n += e.phiDst.length;
+          n += e.phiCount;
         }
         pc = e.pc;
         continue;
@@ -300,7 +300,7 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
           const e = (ki.aux as Edge[])[c !== 0 ? 0 : 1]!;
           if (e.phiDst.length !== 0) {
             copyPhis(regs, e);
-            n += e.phiDst.length;
+            n += e.phiCount;
           }
           pc = e.pc;
           continue;

@@ -7,7 +7,7 @@
  * constant operand evaluated (global and function addresses are known before preparation),
  * so every operand is a register index and the loop never looks anything up by name.
  */
-import type { Function, Instruction, Type } from '../../ir/index.js';
+import type { Function, Instruction, Type, Value } from '../../ir/index.js';
 import type { Val } from '../values.js';
 import type { ExecutionState } from '../state.js';
 import type { Executor } from '../executor.js';
@@ -80,6 +80,11 @@ export enum Op {
   VecOp,
   /** Not supported: executing it ends the state with an exec error (aux: the message). */
   Unsupported,
+  /**
+   * An instruction that may see or make poison from an over-wide shift (prepare/poison.ts):
+   * aux is its PoisonInfo, whose `inner` is the instruction as prepared (exec-poison.ts).
+   */
+  Poison,
 }
 
 /** A special function or intrinsic implemented by the engine. */
@@ -87,15 +92,20 @@ export type SpecialHandler = (ex: Executor, st: ExecutionState, ki: KInst, args:
 
 /** A control-flow edge: where execution resumes, and the phi copies it implies. */
 export class Edge {
+  /** The phis of the edge (counted as executed instructions); phiDst may hold more copies after them (poison shadows, prepare/poison.ts). */
+  readonly phiCount: number;
+
   constructor(
     /** Index in the function's instructions of the first non-phi instruction of the target. */
     readonly pc: number,
     /** Phi destinations and their sources for this edge (parallel copy). */
-    readonly phiDst: Int32Array,
-    readonly phiSrc: Int32Array,
+    public phiDst: Int32Array,
+    public phiSrc: Int32Array,
     /** Index of the target block (coverage, messages). */
     readonly block: number,
-  ) {}
+  ) {
+    this.phiCount = phiDst.length;
+  }
 }
 
 export class KInst {
@@ -120,6 +130,8 @@ export class KInst {
   line = 0;
   /** Global instruction number (coverage). */
   gid = 0;
+  /** An over-wide shift here yields poison, reported where it is observed (prepare/poison.ts), instead of an error at once. */
+  poisonShift = false;
 
   constructor(
     readonly inst: Instruction,
@@ -153,6 +165,8 @@ export class KFunction {
   regTypes: (Type | null)[] = [];
   /** Per parameter, the type of a byval parameter (the callee gets a copy), or null if none has one. */
   byval: (Type | null)[] | null = null;
+  /** The register of every argument and instruction result (phis included). */
+  slots: Map<Value, number> = new Map();
 
   constructor(readonly fn: Function) {}
 
