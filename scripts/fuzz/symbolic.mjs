@@ -12,8 +12,9 @@ import { CLI, ROOT, clang, run } from './proc.mjs';
 
 /** Names of csmith's scalar integer globals (`static [volatile] intN_t g_N = …;`), in order. */
 export function scalarGlobals(text) {
-  const re = /^static (?:volatile )?(?:u?int(?:8|16|32|64)_t) (g_\d+) = [^;{]*;/gm;
-  return [...text.matchAll(re)].map((m) => m[1]);
+  const re = /^static (?:volatile )?u?int(8|16|32|64)_t (g_\d+) = [^;{]*;/gm;
+  // narrow ones first: their queries stay small (csmith's safe math on 64-bit values is hard)
+  return [...text.matchAll(re)].map((m, i) => ({ name: m[2], bits: Number(m[1]), i })).sort((a, b) => a.bits - b.bits || a.i - b.i).map((g) => g.name);
 }
 
 /** The program with up to `count` globals made symbolic; null when it has none. */
@@ -56,13 +57,18 @@ export async function checkSymbolic(src, mode, dir, o = {}) {
   const out = join(dir, `out-sym-${modeName(mode)}`);
   const seconds = Math.ceil((o.timeoutMs ?? 60_000) / 1000);
   // paths cut by the time limit get no test: only complete paths are replayed
-  const t = await runTsklee(bc, out, [`--max-time=${seconds}s`, '--dump-states-on-halt=false'], (seconds + 60) * 1000);
-  if (t.timedOut || (t.status !== 0 && t.status !== null)) return { verdict: 'error', detail: `tsklee exited with ${t.status ?? t.signal}: ${t.stderr.trim().split('\n').pop()}`, tests: 0 };
+  const t = await runTsklee(bc, out, [`--max-time=${seconds}s`, '--max-solver-time=5s', '--dump-states-on-halt=false'], (3 * seconds + 120) * 1000);
+  if (t.timedOut) return { verdict: 'timeout', detail: 'tsklee did not stop at --max-time (killed)', tests: 0 };
+  if (t.status !== 0) return { verdict: 'error', detail: `tsklee exited with ${t.status ?? t.signal}: ${t.stderr.trim().split('\n').pop()}`, tests: 0 };
   const got = readOutput(out);
   if (got.errs.length > 0) return { verdict: 'error', detail: `${got.errs[0].file}: ${/^Error: (.*)$/m.exec(got.errs[0].text)?.[1]}`, tests: got.tests.length };
   if (got.tests.length === 0) return { verdict: 'skip', detail: 'no complete path within the time limit', tests: 0 };
   const r = await run(process.execPath, [CLI, 'replay', '--native', exe, out], { timeoutMs: 600_000, nice: true });
-  const differ = r.stdout.split('\n').filter((l) => /differ/.test(l));
-  if (r.status !== 0 || differ.length > 0) return { verdict: 'differ', detail: (differ[0] ?? r.stderr.trim().split('\n').pop() ?? '').trim(), tests: got.tests.length };
+  // `tsklee replay --native` prints a line per test and "replayed N tests natively: A as recorded, D different, …"
+  const summary = /replayed (\d+) tests natively: (\d+) as recorded, (\d+) different/.exec(r.stdout);
+  if (r.status !== 0 || summary === null || summary[3] !== '0') {
+    const first = r.stdout.split('\n').find((l) => /differ|timeout|exit 90/.test(l) && !/replayed/.test(l));
+    return { verdict: 'differ', detail: (first ?? summary?.[0] ?? r.stderr.trim().split('\n').pop() ?? '').trim(), tests: got.tests.length };
+  }
   return { verdict: 'agree', detail: `${got.tests.length} tests replayed (${variant.names.join(', ')} symbolic)`, tests: got.tests.length };
 }
