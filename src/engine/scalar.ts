@@ -83,9 +83,10 @@ export function roundTo(kind: TypeKind, x: number): number {
     case TypeKind.Float:
       return Math.fround(x);
     case TypeKind.Half:
-      return Number.isNaN(x) ? x : roundToFormat(x, HALF);
+      // a NaN keeps the sign and the top of its payload that the format holds
+      return Number.isNaN(x) ? bitsToHalf(halfToBits(x)) : roundToFormat(x, HALF);
     case TypeKind.BFloat:
-      return Number.isNaN(x) ? x : roundToFormat(x, BFLOAT16);
+      return Number.isNaN(x) ? bitsToFloat((floatToBits(x) & 0xffff0000) >>> 0) : roundToFormat(x, BFLOAT16);
     default:
       return x;
   }
@@ -237,7 +238,17 @@ export function fcmp(pred: number, x: number, y: number): number {
   throw new Error(`bad fcmp predicate ${pred}`);
 }
 
+/** A NaN with its quiet bit set, sign and payload kept (bit 51 of the double: also float's and half's quiet bit once widened). */
+function quietNaN(x: number): number {
+  const bits = doubleToBits(x);
+  const b = typeof bits === 'bigint' ? bits : BigInt(bits);
+  return bitsToDouble(BigInt.asIntN(64, b | (1n << 51n)));
+}
+
 export function fpBinary(op: Opcode, kind: TypeKind, x: number, y: number): number {
+  // x86 SSE: a NaN result is the first NaN operand, quieted (JS arithmetic may pick either)
+  if (x !== x) return roundTo(kind, quietNaN(x));
+  if (y !== y) return roundTo(kind, quietNaN(y));
   let r: number;
   switch (op) {
     case Opcode.FAdd:

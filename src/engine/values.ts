@@ -214,7 +214,13 @@ export function bitsToHalf(h: number): number {
   const exp = (h >>> 10) & 0x1f;
   const mant = h & 0x3ff;
   if (exp === 0) return sign * mant * 2 ** -24;
-  if (exp === 0x1f) return mant !== 0 ? NaN : sign * Infinity;
+  if (exp === 0x1f) {
+    if (mant === 0) return sign * Infinity;
+    // a NaN keeps its sign and payload (the top of the double's significand), as widening does
+    u32[0] = 0;
+    u32[1] = (h & 0x8000 ? 0x8000_0000 : 0) | 0x7ff0_0000 | (mant << 10);
+    return f64[0]!;
+  }
   return sign * (1 + mant / 1024) * 2 ** (exp - 15);
 }
 
