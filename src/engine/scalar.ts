@@ -272,31 +272,48 @@ export function fpBinary(op: Opcode, kind: TypeKind, x: number, y: number): numb
   return roundTo(kind, r);
 }
 
+const TWO63 = 2 ** 63;
+const INDEFINITE64 = -(2n ** 63n);
+
+/** cvttsd2si / cvttss2si with a 64-bit result: out of range or NaN gives the "integer indefinite" 0x8000…0. */
+function cvt64(t: number): bigint {
+  return t !== t || t >= TWO63 || t < -TWO63 ? INDEFINITE64 : BigInt(t);
+}
+
+/** The same with a 32-bit result. */
+function cvt32(t: number): bigint {
+  return t !== t || t >= 2 ** 31 || t < -(2 ** 31) ? -(2n ** 31n) : BigInt(t);
+}
+
 /**
- * fptosi/fptoui as KLEE computes them (APFloat::convertToInteger, rounding toward zero):
- * out-of-range values saturate, NaN gives 0.
+ * fptosi/fptoui (rounding toward zero). In range every target agrees. Out of range (and for
+ * NaN) C leaves the result undefined and LLVM's IR says poison, but the native program gets
+ * what the x86-64 instructions LLVM selects compute, so tsklee computes that: cvttsd2si's
+ * "integer indefinite" 0x8000…0, through the widths LLVM promotes to (i8/i16 and u8/u16 via a
+ * 32-bit conversion, u32 via a 64-bit one, u64 as a | (cvt(x − 2^63) & (a >> 63)) with
+ * a = cvt(x)), then truncated. Wider than 64 bits (compiler-rt's __fix*ti): saturation, NaN 0.
  */
 export function fpToInt(x: number, w: number, signed: boolean): number | bigint {
-  if (Number.isNaN(x)) return 0;
   const t = Math.trunc(x);
-  if (signed) {
-    const min = -(2n ** BigInt(w - 1));
-    const max = 2n ** BigInt(w - 1) - 1n;
+  if (w <= 64) {
     let v: bigint;
-    if (!Number.isFinite(t)) v = t < 0 ? min : max;
+    if (signed) v = w <= 32 ? cvt32(t) : cvt64(t);
+    else if (w <= 16) v = cvt32(t);
+    else if (w <= 32) v = cvt64(t);
     else {
-      v = BigInt(t);
-      if (v < min) v = min;
-      else if (v > max) v = max;
+      const a = cvt64(t);
+      v = a < 0n ? a | cvt64(Math.trunc(x - TWO63)) : a;
     }
     return intFrom(v, w);
   }
-  const max = 2n ** BigInt(w) - 1n;
+  if (Number.isNaN(x)) return 0;
+  const min = signed ? -(2n ** BigInt(w - 1)) : 0n;
+  const max = signed ? 2n ** BigInt(w - 1) - 1n : 2n ** BigInt(w) - 1n;
   let v: bigint;
-  if (!Number.isFinite(t)) v = t < 0 ? 0n : max;
+  if (!Number.isFinite(t)) v = t < 0 ? min : max;
   else {
     v = BigInt(t);
-    if (v < 0n) v = 0n;
+    if (v < min) v = min;
     else if (v > max) v = max;
   }
   return intFrom(v, w);

@@ -5,7 +5,9 @@
  *   iN, N ≤ 32        a number, the unsigned value in [0, 2^N)            (like expr/bv.ts)
  *   iN, N > 32        the SIGNED value: a number when |v| ≤ 2^53 − 1, else a bigint
  *                     (BigInt.asIntN(N, v)); exactly one representation per value, so `===`
- *                     is equality. Signed, because i64 values near zero are overwhelmingly
+ *                     is equality (−2^53 is a bigint too: every path that makes a wide
+ *                     value from bits — loads, bitcasts of doubles — goes through wideFromBig
+ *                     or checks hi > −2^21). Signed, because i64 values near zero are overwhelmingly
  *                     common and negative ones would otherwise all be bigints.
  *   ptr               as i64 (addresses are below 2^48, so always numbers)
  *   half/float/double a number (float and half rounded to their precision)
@@ -17,7 +19,8 @@
  *   vector, struct,   a JS array of the element values (each as above)
  *   array
  *
- * Undef and poison are 0, as in KLEE.
+ * Undef and poison constants are 0, as in KLEE; the poison of an over-wide shift is tracked
+ * beside the registers it may reach (prepare/poison.ts).
  */
 import { builder } from '../expr/builder.js';
 import { foldBinary, toBigInt, type BV } from '../expr/bv.js';

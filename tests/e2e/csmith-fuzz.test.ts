@@ -3,7 +3,8 @@
  * natively and to bitcode with the same clang and -O level, and tsklee's concrete run must
  * print the same checksum and exit the same way. The seeds include programs where clang -O2
  * speculates over-wide shifts (2, 7, 9: once reported as overshift errors) and csmith's
- * floating-point mode. Longer runs: `npm run fuzz -- --seeds 1..2000 …` (README).
+ * floating-point mode (153 converts out-of-range floats to int: undefined in C, x86's
+ * cvttsd2si result natively, which tsklee computes). Longer runs: `npm run fuzz -- --seeds 1..2000 …` (README).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,6 +22,7 @@ const CASES: [string, number, string[]][] = [
   ['-O2', 7, ['--opt', '2']],
   ['-O2', 9, ['--opt', '2']],
   ['-O0 --float', 21, ['--opt', '0', '--float']],
+  ['-O0 --float', 153, ['--opt', '0', '--float']],
   ['-O2 --float', 25, ['--opt', '2', '--float']],
   ['-O2 clang-16', 3, ['--opt', '2', '--clang', '16']],
 ];
