@@ -7,6 +7,7 @@ RUN apt-get update -q \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
       clang-14 llvm-14 clang-16 llvm-16 clang-19 llvm-19 \
       libclang-rt-14-dev libclang-rt-16-dev libclang-rt-19-dev gcc z3 cvc5 \
+      csmith libcsmith-dev cvise \
  && rm -rf /var/lib/apt/lists/*
 RUN npm ci --no-audit --no-fund
 COPY . .

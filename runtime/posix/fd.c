@@ -4,7 +4,9 @@
  * fds 0, 1, 2 start as "console" descriptors: reading fd 0 gives end of file (empty stdin)
  * unless --sym-stdin made it a symbolic file; writing fd 1 or 2 goes to the engine's record of
  * the state's output through __tsklee_write_console (unless --sym-stdout). Console fds behave
- * like pipes: lseek fails with ESPIPE, they are not terminals (isatty = 0).
+ * like pipes: lseek fails with ESPIPE, they are not terminals (isatty = 0). A symbolic file
+ * (--sym-stdin, --sym-stdout, --sym-files) is a terminal when its symbolic st_mode says
+ * character device, as in KLEE's model: isatty, tcgetattr and TIOCGWINSZ fork on it.
  */
 #include "internal.h"
 #include <klee/klee.h>
@@ -44,6 +46,13 @@ static int alloc_fd(int from) {
 static enum tk_kind fd_kind(const tk_fd *f) {
   if (f->node >= 0) return __tsklee_env.nodes[f->node].kind == TK_NONE ? TK_REG : __tsklee_env.nodes[f->node].kind;
   return f->file ? TK_REG : TK_NONE; /* TK_NONE: console */
+}
+
+/* Whether fd is a terminal: only a symbolic file can be, when its symbolic mode says character
+ * device (KLEE's model asks S_ISCHR of the file's stat for TCGETS and TIOCGWINSZ, so isatty
+ * forks on --sym-stdin/--sym-stdout). */
+static int is_terminal(const tk_fd *f) {
+  return f->file && f->file->symbolic && S_ISCHR(f->file->st->st_mode);
 }
 
 /* ---- open ------------------------------------------------------------------------------ */
@@ -180,6 +189,8 @@ ssize_t read(int fd, void *buf, size_t count) {
   if (TK_OFF(f) >= file->size) return 0;
   n = file->size - (size_t)TK_OFF(f);
   if (count < n) n = count;
+  /* as the kernel: bytes to copy to an invalid buffer fail (at end of file nothing is copied) */
+  if (!buf) RET(-EFAULT);
   __tsklee_memcpy(buf, file->contents + TK_OFF(f), n);
   TK_OFF(f) += (long long)n;
   return (ssize_t)n;
@@ -208,6 +219,7 @@ ssize_t write(int fd, const void *buf, size_t count) {
   if (__tsklee_fail(e->write_fail, call, EIO)) return -1;
   switch (fd_kind(f)) {
   case TK_NONE:
+    if (count && !buf) RET(-EFAULT);
     if (count) __tsklee_write_console(f->console, buf, count);
     return (ssize_t)count;
   case TK_DEVNULL:
@@ -217,6 +229,7 @@ ssize_t write(int fd, const void *buf, size_t count) {
   default:
     break;
   }
+  if (count && !buf) RET(-EFAULT);
   file = f->file;
   if (f->flags & TK_F_APPEND) TK_OFF(f) = file->size;
   if (file->symbolic && !e->save_all_writes) {
@@ -407,7 +420,8 @@ int fcntl(int fd, int cmd, ...) {
   long arg = 0;
   va_list ap;
   va_start(ap, cmd);
-  if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC || cmd == F_SETFD || cmd == F_SETFL) arg = va_arg(ap, long);
+  if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC || cmd == F_SETFD || cmd == F_SETFL || cmd == F_GETLK || cmd == F_SETLK || cmd == F_SETLKW)
+    arg = va_arg(ap, long);
   va_end(ap);
   if (!f) RET(-EBADF);
   switch (cmd) {
@@ -435,6 +449,10 @@ int fcntl(int fd, int cmd, ...) {
     return 0;
   }
   case F_GETLK:
+    /* one process: no other lock can conflict, so the lock could be placed (l_type says so) */
+    if (!arg) RET(-EFAULT);
+    ((struct flock *)arg)->l_type = F_UNLCK;
+    return 0;
   case F_SETLK:
   case F_SETLKW:
     return 0; /* one process: locks always succeed */
@@ -471,24 +489,46 @@ int ioctl(int fd, unsigned long request, ...) {
     if (request == FIONCLEX) f->flags &= ~(unsigned)TK_F_CLOEXEC;
     return 0;
   }
-  /* TCGETS, TIOCGWINSZ, …: no descriptor is a terminal */
+  if (request == TCGETS || request == TIOCGWINSZ) {
+    /* as KLEE: a symbolic file (--sym-stdin, --sym-stdout, --sym-files) is a terminal when its
+     * symbolic st_mode says character device (this forks); the console and model files never */
+    if (!is_terminal(f)) RET(-ENOTTY);
+    if (!arg) RET(-EFAULT);
+    if (request == TIOCGWINSZ) {
+      struct winsize *ws = arg;
+      klee_warning_once("(TIOCGWINSZ) ioctl on a symbolic file: a 24x80 terminal");
+      ws->ws_row = 24;
+      ws->ws_col = 80;
+      ws->ws_xpixel = 0;
+      ws->ws_ypixel = 0;
+    } else {
+      klee_warning_once("(TCGETS) ioctl on a symbolic file: default terminal settings");
+      __tsklee_memset(arg, 0, sizeof(struct termios));
+      ((struct termios *)arg)->c_iflag = ICRNL | IXON;
+      ((struct termios *)arg)->c_oflag = OPOST | ONLCR;
+      ((struct termios *)arg)->c_cflag = B38400 | CS8 | CREAD;
+      ((struct termios *)arg)->c_lflag = ISIG | ICANON | ECHO | ECHOE | ECHOK | IEXTEN;
+    }
+    return 0;
+  }
+  /* other terminal requests: no descriptor is a terminal the model can drive */
   RET(-ENOTTY);
   return -1;
 }
 
 int isatty(int fd) {
-  if (!get_fd(fd)) {
+  tk_fd *f = get_fd(fd);
+  if (!f) {
     errno = EBADF;
     return 0;
   }
+  if (is_terminal(f)) return 1;
   errno = ENOTTY;
   return 0;
 }
 
 int tcgetattr(int fd, struct termios *t) {
-  if (!get_fd(fd)) RET(-EBADF);
-  RET(-ENOTTY);
-  return -1;
+  return ioctl(fd, TCGETS, t);
 }
 
 int tcsetattr(int fd, int act, const struct termios *t) {

@@ -15,6 +15,7 @@ import type { Executor } from './executor.js';
 import type { ExecutionState, StackFrame } from './state.js';
 import { Op, type Edge, type KFunction } from './prepare/kinst.js';
 import type { SwitchInfo } from './prepare/kmodule.js';
+import { baseInst } from './prepare/poison.js';
 
 /** Instructions between two recomputations of one function's table. */
 export const RECOMPUTE_INTERVAL = 20000;
@@ -85,7 +86,7 @@ export class CoverageTracker implements CoverageOracle<ExecutionState> {
     for (let pc = 0; pc < n; pc++) {
       const ki = kf.insts[pc]!;
       if (covered[ki.gid] === 0) dist[pc] = 1;
-      if (ki.op === Op.Ret) toReturn[pc] = 1;
+      if (baseInst(ki).op === Op.Ret) toReturn[pc] = 1;
     }
     for (let iter = 0; changed && iter < n + 1; iter++) {
       changed = false;
@@ -110,7 +111,7 @@ export class CoverageTracker implements CoverageOracle<ExecutionState> {
 
 /** The pcs control can go to after pc in kf (none after a return or unreachable). */
 export function successorPcs(kf: KFunction, pc: number): number[] {
-  const ki = kf.insts[pc]!;
+  const ki = baseInst(kf.insts[pc]!); // a poison check wraps the instruction it guards
   switch (ki.op) {
     case Op.Br:
       return [(ki.aux as Edge).pc];

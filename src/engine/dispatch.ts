@@ -6,6 +6,7 @@ import { Op, type KInst } from './prepare/kinst.js';
 import type { Executor } from './executor.js';
 import type { ExecutionState } from './state.js';
 import { Termination } from './errors.js';
+import { execPoison } from './exec-poison.js';
 import { execCast, execFloat, execICmp, execIntBinary, execSelect } from './exec-arith.js';
 import { execAlloca, execAtomicRMW, execCmpXchg, execGep, execLoad, execStore } from './exec-memory.js';
 import { execBr, execCondBr, execIndirectBr, execRet, execSwitch, execUnreachable } from './exec-control.js';
@@ -113,5 +114,7 @@ export function execSlow(ex: Executor, st: ExecutionState, ki: KInst): void {
     case Op.Unsupported:
       ex.terminateOnError(st, String(ki.aux), Termination.Execution);
       return;
+    case Op.Poison:
+      return execPoison(ex, st, ki);
   }
 }

@@ -72,6 +72,7 @@ export const Msg = {
   freeOfAlloca: 'free of alloca',
   freeOfGlobal: 'free of global',
   divByZero: 'divide by zero',
+  infeasibleConstraint: (c: string): string => `the path condition became infeasible adding a constraint the solver found feasible: ${c}`,
   overshift: 'overshift error',
   abort: 'abort failure',
   assertFail: (expr: string): string => `ASSERTION FAIL: ${expr}`,

@@ -95,7 +95,7 @@ export function execVecOp(ex: Executor, st: ExecutionState, ki: KInst): void {
   let target: ExecutionState | null = st;
   const isDiv = kind === ExprKind.UDiv || kind === ExprKind.SDiv || kind === ExprKind.URem || kind === ExprKind.SRem;
   const isShift = kind === ExprKind.Shl || kind === ExprKind.LShr || kind === ExprKind.AShr;
-  if ((isDiv && ex.opts.checkDivZero) || (isShift && ex.opts.checkOvershift)) {
+  if ((isDiv && ex.opts.checkDivZero) || (isShift && ex.opts.checkOvershift && !ki.poisonShift)) {
     let bad: Expr = FALSE;
     for (const yi of y) {
       const e = toExpr(yi as Scalar, w);

@@ -24,7 +24,7 @@ import {
   intWidth,
   roundTo,
 } from './scalar.js';
-import { fp128ToDouble, fromExpr, intBinary, toExpr, type Scalar, type Val } from './values.js';
+import { doubleToFP128, fp128ToDouble, fromExpr, intBinary, toExpr, type Scalar, type Val } from './values.js';
 import { f80Fcmp, f80Neg, f80ToDouble } from './fp80.js';
 import { f80Binary, f80FromFloatKind, f80FromIntReg, f80FromReg, f80ToFloatKind, f80ToIntReg } from './fp80-ir.js';
 
@@ -91,7 +91,7 @@ export function execIntBinary(ex: Executor, st: ExecutionState, ki: KInst): void
         return;
       }
     } else target = checkError(ex, st, builder.eq(y, constantFromBV(0, w)), Msg.divByZero, 'div.err');
-  } else if (isShiftKind(kind) && ex.opts.checkOvershift) {
+  } else if (isShiftKind(kind) && ex.opts.checkOvershift && !ki.poisonShift) {
     if (typeof y !== 'object') {
       if (y >= w || y < 0) {
         ex.terminateOnError(st, Msg.overshift, Termination.ReportError, undefined, 'overshift.err');
@@ -262,6 +262,8 @@ export function valueExpr(t: Type, v: Val): Expr {
     }
     case TypeKind.X86_FP80:
       return typeof v === 'object' ? (v as Expr) : toExpr(f80FromReg(v as number | bigint), 80);
+    case TypeKind.FP128:
+      return typeof v === 'object' ? (v as Expr) : constantFromBV(fp128Bits(v as number), 128);
     default:
       throw new Error(`no expression for a value of type ${TypeKind[t.kind]}`);
   }
@@ -275,15 +277,29 @@ export function selectValue(ex: Executor, st: ExecutionState, t: Type, c: Expr, 
     return a.map((x, i) => selectValue(ex, st, elems[i]!, c, x, bs[i]!));
   }
   if (a === b) return a;
-  if (t.kind === TypeKind.FP128) {
-    // fp128 registers hold doubles, not bit patterns: pick a side (KLEE concretizes floats too)
-    return ex.mustBeTrue(st, c) ? a : b;
-  }
+  // fp128 registers hold doubles (or a symbolic 128-bit pattern): the select is over patterns
   const e = builder.select(c, valueExpr(t, a), valueExpr(t, b));
   if (e.kind !== ExprKind.Constant) return e;
   if (t.kind === TypeKind.X86_FP80) return e.value;
+  if (t.kind === TypeKind.FP128) return fp128FromBits(e.value);
   const bits = fromExpr(e) as number | bigint;
   return t.kind === TypeKind.Integer || t.kind === TypeKind.Pointer ? bits : bitsToFp(t.kind, bits);
+}
+
+/** The IEEE binary128 pattern of a double (exact). */
+function fp128Bits(x: number): bigint {
+  const b = new Uint8Array(16);
+  doubleToFP128(x, b, 0);
+  let u = 0n;
+  for (let i = 15; i >= 0; i--) u = (u << 8n) | BigInt(b[i]!);
+  return u;
+}
+
+/** The double of a binary128 pattern (fp128 registers compute in double precision). */
+function fp128FromBits(u: bigint): number {
+  const b = new Uint8Array(16);
+  for (let i = 0; i < 16; i++) b[i] = Number((u >> BigInt(8 * i)) & 0xffn);
+  return fp128ToDouble(b, 0);
 }
 
 export function aggregateElementTypes(t: Type): Type[] {

@@ -8,7 +8,8 @@ import { builder } from '../expr/builder.js';
 import { constantFromBV } from '../expr/expr.js';
 import { PointerType, type Type } from '../ir/types.js';
 import type { InlineAsm } from '../ir/constants.js';
-import { ObjectKind, type ObjectState } from '../memory/index.js';
+import type { CallInst } from '../ir/instructions.js';
+import { ObjectKind, type MemoryObject, type ObjectState } from '../memory/index.js';
 import type { Executor } from './executor.js';
 import { StackFrame, type ExecutionState } from './state.js';
 import type { CallTarget, KFunction, KInst } from './prepare/kinst.js';
@@ -45,44 +46,67 @@ export function enterFunction(ex: Executor, st: ExecutionState, ki: KInst, kf: K
   const frame = new StackFrame(kf, regs, st.prevPc);
   // The caller must be writable again when this frame returns; the callee starts fresh.
   st.stack.push(frame);
+  const copies: ByvalCopy[] = [];
   if (fn.functionType.varArgs) {
     const extra = args.slice(nparams);
     const types = (ki.inst.ops.slice(nparams, ki.args!.length) as { type: Type }[]).map((o) => o.type);
-    setupVarargs(ex, st, frame, ki, extra, types);
+    setupVarargs(ex, st, frame, ki, nparams, extra, types, copies);
   }
   // byval arguments: the callee gets its own copy (the caller's stays intact).
-  copyByval(ex, st, frame, ki);
+  byvalCopies(ex, st, frame, ki, copies);
   st.pc = kf.entryPc;
+  copyByval(ex, st, copies);
 }
 
-function setupVarargs(ex: Executor, st: ExecutionState, frame: StackFrame, ki: KInst, extra: Val[], types: Type[]): void {
+/** Bytes of a by-value argument to copy into the callee's object `dst` at `off` (from the caller's pointer `src`). */
+interface ByvalCopy {
+  dst: MemoryObject;
+  off: number;
+  type: Type;
+  src: Scalar;
+}
+
+/** The by-value type of a call's argument i (`byval(T)` on the call site), or null. */
+function byvalType(ki: KInst, i: number): Type | null {
+  const attrs = (ki.inst as CallInst).attributes;
+  return attrs?.paramAttr(i, 'byval')?.type ?? null;
+}
+
+/**
+ * The variadic arguments, laid out as the x86-64 ABI's overflow area (KLEE lays every one
+ * there): 8-byte slots, 16-byte aligned for types wider than 64 bits or aligned to 16; a
+ * by-value struct's bytes (not the pointer the IR passes) in ceil(size / 8) slots.
+ */
+function setupVarargs(ex: Executor, st: ExecutionState, frame: StackFrame, ki: KInst, first: number, extra: Val[], types: Type[], copies: ByvalCopy[]): void {
   const dl = ex.km.dl;
+  const layout: { off: number; type: Type; byval: boolean }[] = [];
   let size = 0;
   let align16 = false;
-  for (const t of types) {
-    const bits = dl.typeSizeInBits(t);
-    if (bits > 64) {
+  for (let i = 0; i < types.length; i++) {
+    const bv = byvalType(ki, first + i);
+    const t = bv ?? types[i]!;
+    const bytes = bv !== null ? Math.ceil(dl.typeAllocSize(t) / 8) * 8 : Math.ceil(dl.typeSizeInBits(t) / 64) * 8;
+    if (bv !== null ? dl.abiAlign(t) > 8 : dl.typeSizeInBits(t) > 64) {
       size = Math.ceil(size / 16) * 16;
       align16 = true;
     }
-    size += Math.ceil(bits / 64) * 8;
+    layout.push({ off: size, type: t, byval: bv !== null });
+    size += bytes;
   }
   if (size === 0 && extra.length === 0) return;
   const mo = st.allocator.allocate(size, ObjectKind.Fixed, align16 ? 16 : 8, allocSite(ki))!;
   mo.name = 'varargs';
   const os = st.addressSpace.bindNew(mo);
-  let off = 0;
   for (let i = 0; i < extra.length; i++) {
-    const t = types[i]!;
-    const bits = dl.typeSizeInBits(t);
-    if (bits > 64) off = Math.ceil(off / 16) * 16;
-    ex.km.io.write(os, off, t, extra[i]!);
-    off += Math.ceil(bits / 64) * 8;
+    const l = layout[i]!;
+    if (l.byval) copies.push({ dst: mo, off: l.off, type: l.type, src: extra[i] as Scalar });
+    else ex.km.io.write(os, l.off, l.type, extra[i]!);
   }
   frame.varargs = mo;
 }
 
-function copyByval(ex: Executor, st: ExecutionState, frame: StackFrame, ki: KInst): void {
+/** Objects for the callee's byval parameters (their registers point to them); the bytes come in copyByval. */
+function byvalCopies(ex: Executor, st: ExecutionState, frame: StackFrame, ki: KInst, copies: ByvalCopy[]): void {
   const byval = frame.kf.byval;
   if (byval === null) return;
   for (let i = 0; i < byval.length; i++) {
@@ -91,11 +115,29 @@ function copyByval(ex: Executor, st: ExecutionState, frame: StackFrame, ki: KIns
     const src = frame.regs[frame.kf.argBase + i] as Scalar;
     const size = ex.km.dl.typeAllocSize(t);
     const mo = st.allocator.allocate(size, ObjectKind.Stack, Math.max(8, ex.km.dl.abiAlign(t)), allocSite(ki))!;
-    const os = st.addressSpace.bindNew(mo);
+    st.addressSpace.bindNew(mo);
     (frame.allocas ??= []).push(mo);
-    const acc = resolveAccess(ex, st, src, size);
-    if (acc.length === 1 && acc[0]!.st === st) ex.km.io.write(os, 0, t, readAt(ex, acc[0]!, t));
     frame.regs[frame.kf.argBase + i] = mo.address;
+    copies.push({ dst: mo, off: 0, type: t, src });
+  }
+}
+
+/**
+ * Copies each by-value argument from the caller's object: a pointer that may point into
+ * several objects forks (resolveAccess), and every resulting state gets its own copy.
+ */
+function copyByval(ex: Executor, st: ExecutionState, copies: ByvalCopy[]): void {
+  let states = [st];
+  for (const c of copies) {
+    const size = ex.km.dl.typeStoreSize(c.type);
+    const next: ExecutionState[] = [];
+    for (const s of states) {
+      for (const acc of resolveAccess(ex, s, c.src, size)) {
+        ex.km.io.write(acc.st.addressSpace.writeableOf(c.dst)!, c.off, c.type, readAt(ex, acc, c.type));
+        next.push(acc.st);
+      }
+    }
+    states = next;
   }
 }
 

@@ -19,7 +19,7 @@ export function transfer(ex: Executor, st: ExecutionState, e: Edge): void {
   ex.edgeTaken[e.id]++;
   if (e.phiDst.length !== 0) {
     copyPhis(st.thawTop().regs, e);
-    ex.instructions += e.phiDst.length;
+    ex.instructions += e.phiCount;
   }
   st.pc = e.pc;
   // merging: the step ends at the block entry (see interpret)

@@ -20,6 +20,7 @@ import { ExecutionState, StackFrame, StateStatus } from './state.js';
 import { ConstraintSet } from '../solver/layers/constraint-set.js';
 import { resolveOptions, type EngineOptions } from './options.js';
 import { Msg, StateAbort, Termination } from './errors.js';
+import { applyPoisonTracking } from './prepare/poison.js';
 import { fromExpr, toExpr, type Scalar, type Val } from './values.js';
 import { interpret } from './interpreter.js';
 import { closeKey, MergeGroup } from './merging/manual.js';
@@ -142,6 +143,7 @@ export class Executor {
     resetObjectIds();
     resetConstArrayCounter();
     this.km = new KModule(module, callBindings);
+    if (this.opts.checkOvershift) applyPoisonTracking(this.km, this.opts.overshiftAt);
     this.covered = new Float64Array(this.km.instructions.length);
     this.edgeTaken = new Float64Array(this.km.edgeCount);
     this.writer = new TestWriter(this, output);
@@ -408,8 +410,7 @@ export class Executor {
     try {
       const n = interpret(this, st, budget);
       this.instructions += n;
-      st.steppedInstructions += n;
-      if (st.instsSinceCovNew !== 0) st.instsSinceCovNew += n;
+      st.steppedInstructions += n; // (instsSinceCovNew is kept by interpret)
     } catch (e) {
       if (e instanceof StateAbort) {
         if (st.status === StateStatus.Running) this.terminateOnError(st, e.message, Termination.Solver);
@@ -551,10 +552,10 @@ export class Executor {
     if (res === Validity.Unknown && !this.branchingPermitted(st)) {
       // Follow one side at random, as KLEE does when it may not fork.
       if (this.rng.nextU32() & 1) {
-        st.addConstraint(cond);
+        if (!this.constrain(st, cond)) return [null, null];
         res = Validity.True;
       } else {
-        st.addConstraint(builder.not(cond));
+        if (!this.constrain(st, builder.not(cond))) return [null, null];
         res = Validity.False;
       }
     }
@@ -565,14 +566,14 @@ export class Executor {
     const other = st.branch(this.nextStateId++);
     this.added.push(other);
     this.ptree?.fork(st, other, st);
-    st.addConstraint(cond);
-    other.addConstraint(builder.not(cond));
+    const okTrue = this.constrain(st, cond);
+    const okFalse = this.constrain(other, builder.not(cond));
     if (this.opts.maxDepth > 0 && this.opts.maxDepth <= st.depth) {
-      this.terminateEarly(st, Msg.maxDepth, Termination.MaxDepth);
-      this.terminateEarly(other, Msg.maxDepth, Termination.MaxDepth);
+      if (okTrue) this.terminateEarly(st, Msg.maxDepth, Termination.MaxDepth);
+      if (okFalse) this.terminateEarly(other, Msg.maxDepth, Termination.MaxDepth);
       return [null, null];
     }
-    return [st, other];
+    return [okTrue ? st : null, okFalse ? other : null];
   }
 
   /**
@@ -597,8 +598,22 @@ export class Executor {
         this.ptree?.fork(es, ns, es);
       }
     }
-    for (let i = 0; i < n; i++) result[i]?.addConstraint(conditions[i]!);
+    for (let i = 0; i < n; i++) {
+      const s = result[i];
+      if (s !== null && s !== undefined && !this.constrain(s, conditions[i]!)) result[i] = null;
+    }
     return result;
+  }
+
+  /**
+   * Adds a constraint the solver found feasible. When the constraint set simplifies it to
+   * false (the solver and the simplifier disagree: a bug in one of them), the state does not
+   * go on without it: it ends with a solver error, and the caller gets false.
+   */
+  constrain(st: ExecutionState, e: Expr): boolean {
+    if (st.addConstraint(e)) return true;
+    this.terminateOnError(st, Msg.infeasibleConstraint(e.toString()), Termination.Solver);
+    return false;
   }
 
   // ------------------------------------------------------------------ solver
@@ -660,7 +675,7 @@ export class Executor {
     const ki = this.currentInst(st);
     const where = ki !== null && ki.file !== '' ? ` (${ki.file}:${ki.line})` : '';
     this.warningOnce(`concretize:${reason}`, `silently concretizing (reason: ${reason}) expression ${e.toString()} to value ${v.value}${where}`);
-    st.addConstraint(builder.eq(e, v));
+    if (!st.addConstraint(builder.eq(e, v))) throw new StateAbort(Msg.infeasibleConstraint(builder.eq(e, v).toString()));
     return v;
   }
 

@@ -11,7 +11,7 @@ import { FirstCovered, StateStatus, type ExecutionState } from './state.js';
 import type { Executor } from './executor.js';
 import { icmpConcrete } from './scalar.js';
 import { execSlow } from './dispatch.js';
-import { fromExpr, type Val } from './values.js';
+import { fromExpr, wideFromBig, type Val } from './values.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const TWO32 = 0x1_0000_0000;
@@ -41,6 +41,10 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
   const as = st.addressSpace;
   let n = 0;
   st.yieldStep = false; // a request left from the step that forked this state
+  // instsSinceCovNew (KLEE's convention: 0 until the state covers something new, then 1 at
+  // that instruction and counting): its value on entry, and the n that covered something new
+  const covBase = st.instsSinceCovNew;
+  let covAt = 0;
   /** n when the current frame's stretch began (for callPaths). */
   let stretchStart = 0;
   if (st.pendingError !== null) {
@@ -53,12 +57,11 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
     const ki: KInst = insts[pc]!;
     n++;
     if (covered[ki.gid]++ === 0) {
-      // KLEE's convention: 0 until the state covers something new, then 1 and counting.
       ex.coveredCount++;
       st.coveredNew = true;
       st.coveredSinceMerge = true;
-      st.instsSinceCovNew = 1 - n;
       st.firstCovered = new FirstCovered(ki.gid, st.firstCovered);
+      covAt = n;
     }
     switch (ki.op) {
       case Op.Add32: {
@@ -291,13 +294,14 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
         const e = ki.aux as Edge;
         if (e.phiDst.length !== 0) {
           copyPhis(regs, e);
-          n += e.phiDst.length;
+          n += e.phiCount;
         }
         pc = e.pc;
         if (blockSteps) {
           // merging: the searcher decides at every block entry (the state may merge there)
           st.pc = pc;
           if (callPaths !== null) callPaths.addInstructions(st, n - stretchStart);
+          st.instsSinceCovNew = covAt !== 0 ? n - covAt + 1 : covBase !== 0 ? covBase + n : 0;
           return n;
         }
         continue;
@@ -309,13 +313,14 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
           edgeTaken[e.id]++;
           if (e.phiDst.length !== 0) {
             copyPhis(regs, e);
-            n += e.phiDst.length;
+            n += e.phiCount;
           }
           pc = e.pc;
           if (blockSteps) {
             // merging: the searcher decides at every block entry (the state may merge there)
             st.pc = pc;
             if (callPaths !== null) callPaths.addInstructions(st, n - stretchStart);
+            st.instsSinceCovNew = covAt !== 0 ? n - covAt + 1 : covBase !== 0 ? covBase + n : 0;
             return n;
           }
           continue;
@@ -372,7 +377,8 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
           case MemKind.I64: {
             const lo = view.getUint32(off, true);
             const hi = view.getInt32(off + 4, true);
-            regs[ki.dest] = hi >= -0x200000 && hi < 0x200000 ? hi * TWO32 + lo : view.getBigInt64(off, true);
+            // numbers only for |v| ≤ 2^53 − 1 (values.ts): −2^53 itself (hi = −2^21, lo = 0) is a bigint
+            regs[ki.dest] = hi > -0x200000 && hi < 0x200000 ? hi * TWO32 + lo : wideFromBig(view.getBigInt64(off, true));
             break;
           }
           case MemKind.F32:
@@ -442,6 +448,8 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
     }
     st.prevPc = pc;
     st.pc = pc + 1;
+    // up to date before the handler: a fork copies it
+    st.instsSinceCovNew = covAt !== 0 ? n - covAt + 1 : covBase !== 0 ? covBase + n : 0;
     execSlow(ex, st, ki);
     if (st.status !== StateStatus.Running || ex.added.length !== 0 || st.yieldStep) {
       st.yieldStep = false;
@@ -454,5 +462,6 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
   }
   st.pc = pc;
   if (callPaths !== null) callPaths.addInstructions(st, n - stretchStart);
+  st.instsSinceCovNew = covAt !== 0 ? n - covAt + 1 : covBase !== 0 ? covBase + n : 0;
   return n;
 }

@@ -18,6 +18,7 @@ import {
   intFrom,
   toExpr,
   toUBig,
+  wideNorm,
   type Scalar,
   type Val,
 } from './values.js';
@@ -210,8 +211,9 @@ export class MemIO {
       for (let i = n - 1; i >= 4; i--) hi = hi * 256 + (get(off + i) as number);
       if (n === 8 && w === 64) {
         const shi = hi | 0;
-        if (shi >= -0x200000 && shi < 0x200000) return shi * 0x1_0000_0000 + lo;
-        return BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo));
+        // numbers only for |v| ≤ 2^53 − 1 (values.ts): −2^53 (shi = −2^21, lo = 0) is a bigint
+        if (shi > -0x200000 && shi < 0x200000) return shi * 0x1_0000_0000 + lo;
+        return wideNorm((BigInt(hi) << 32n) | BigInt(lo), 64);
       }
       return intFrom((BigInt(hi) << 32n) | BigInt(lo), w);
     }

@@ -4,6 +4,8 @@
  * a Partial<EngineOptions>.
  */
 
+import type { OvershiftAt } from './prepare/poison.js';
+
 export type LibcKind = 'none' | 'tsklee';
 
 /** Automatic state merging (paper 001): none, static (SSM: topological order), dynamic (DSM: fast-forwarding). */
@@ -46,6 +48,13 @@ export interface EngineOptions {
   checkDivZero: boolean;
   /** Check shifts for an amount ≥ the width (KLEE's --check-overshift). Default true. */
   checkOvershift: boolean;
+  /**
+   * Where an over-wide shift is reported (--overshift-at; prepare/poison.ts): 'shift' at the
+   * shift (KLEE); 'use' where its poison is observed (a branch, store, address, call argument,
+   * return, divisor), so speculated shifts of optimised code are no errors; 'auto' (default):
+   * 'shift' in functions marked optnone (clang -O0), 'use' in the others.
+   */
+  overshiftAt: OvershiftAt;
   /** Turn remaining states into tests when stopping early (--dump-states-on-halt). Default true. */
   dumpStatesOnHalt: boolean;
   /** Which C library the program is linked with (--libc): 'tsklee' sets `environ` before main. The linking itself is prepare/runtime.ts's loadProgram. */
@@ -115,6 +124,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   writeKQueries: false,
   checkDivZero: true,
   checkOvershift: true,
+  overshiftAt: 'auto',
   dumpStatesOnHalt: true,
   libc: 'none',
   posixRuntime: false,

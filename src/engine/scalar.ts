@@ -24,13 +24,13 @@ import {
   intSExt,
   intTrunc,
   intZExt,
-  roundHalf,
   toExpr,
   toSBig,
   toUBig,
   type Scalar,
   type Val,
 } from './values.js';
+import { BFLOAT16, FLOAT32, HALF, intToFormat, roundToFormat } from './fp-round.js';
 
 /** The ExprKind of an integer binary opcode. */
 export function intOpKind(op: Opcode): BinaryKind {
@@ -77,19 +77,16 @@ export function isFloatKind(k: TypeKind): boolean {
   return k >= TypeKind.Half && k <= TypeKind.PPC_FP128;
 }
 
-/** Round a double to the precision of a floating-point type. */
+/** Round a double to the precision of a floating-point type (once: never through float32). */
 export function roundTo(kind: TypeKind, x: number): number {
   switch (kind) {
     case TypeKind.Float:
       return Math.fround(x);
     case TypeKind.Half:
-      return roundHalf(x);
-    case TypeKind.BFloat: {
-      const b = floatToBits(x);
-      // round to nearest even on the upper 16 bits of the float
-      const r = (b + 0x7fff + ((b >>> 16) & 1)) >>> 16;
-      return Number.isNaN(x) ? x : bitsToFloat((r << 16) >>> 0);
-    }
+      // a NaN keeps the sign and the top of its payload that the format holds
+      return Number.isNaN(x) ? bitsToHalf(halfToBits(x)) : roundToFormat(x, HALF);
+    case TypeKind.BFloat:
+      return Number.isNaN(x) ? bitsToFloat((floatToBits(x) & 0xffff0000) >>> 0) : roundToFormat(x, BFLOAT16);
     default:
       return x;
   }
@@ -241,7 +238,17 @@ export function fcmp(pred: number, x: number, y: number): number {
   throw new Error(`bad fcmp predicate ${pred}`);
 }
 
+/** A NaN with its quiet bit set, sign and payload kept (bit 51 of the double: also float's and half's quiet bit once widened). */
+function quietNaN(x: number): number {
+  const bits = doubleToBits(x);
+  const b = typeof bits === 'bigint' ? bits : BigInt(bits);
+  return bitsToDouble(BigInt.asIntN(64, b | (1n << 51n)));
+}
+
 export function fpBinary(op: Opcode, kind: TypeKind, x: number, y: number): number {
+  // x86 SSE: a NaN result is the first NaN operand, quieted (JS arithmetic may pick either)
+  if (x !== x) return roundTo(kind, quietNaN(x));
+  if (y !== y) return roundTo(kind, quietNaN(y));
   let r: number;
   switch (op) {
     case Opcode.FAdd:
@@ -265,40 +272,72 @@ export function fpBinary(op: Opcode, kind: TypeKind, x: number, y: number): numb
   return roundTo(kind, r);
 }
 
+const TWO63 = 2 ** 63;
+const INDEFINITE64 = -(2n ** 63n);
+
+/** cvttsd2si / cvttss2si with a 64-bit result: out of range or NaN gives the "integer indefinite" 0x8000…0. */
+function cvt64(t: number): bigint {
+  return t !== t || t >= TWO63 || t < -TWO63 ? INDEFINITE64 : BigInt(t);
+}
+
+/** The same with a 32-bit result. */
+function cvt32(t: number): bigint {
+  return t !== t || t >= 2 ** 31 || t < -(2 ** 31) ? -(2n ** 31n) : BigInt(t);
+}
+
 /**
- * fptosi/fptoui as KLEE computes them (APFloat::convertToInteger, rounding toward zero):
- * out-of-range values saturate, NaN gives 0.
+ * fptosi/fptoui (rounding toward zero). In range every target agrees. Out of range (and for
+ * NaN) C leaves the result undefined and LLVM's IR says poison, but the native program gets
+ * what the x86-64 instructions LLVM selects compute, so tsklee computes that: cvttsd2si's
+ * "integer indefinite" 0x8000…0, through the widths LLVM promotes to (i8/i16 and u8/u16 via a
+ * 32-bit conversion, u32 via a 64-bit one, u64 as a | (cvt(x − 2^63) & (a >> 63)) with
+ * a = cvt(x)), then truncated. Wider than 64 bits (compiler-rt's __fix*ti): saturation, NaN 0.
  */
 export function fpToInt(x: number, w: number, signed: boolean): number | bigint {
-  if (Number.isNaN(x)) return 0;
   const t = Math.trunc(x);
-  if (signed) {
-    const min = -(2n ** BigInt(w - 1));
-    const max = 2n ** BigInt(w - 1) - 1n;
+  if (w <= 64) {
     let v: bigint;
-    if (!Number.isFinite(t)) v = t < 0 ? min : max;
+    if (signed) v = w <= 32 ? cvt32(t) : cvt64(t);
+    else if (w <= 16) v = cvt32(t);
+    else if (w <= 32) v = cvt64(t);
     else {
-      v = BigInt(t);
-      if (v < min) v = min;
-      else if (v > max) v = max;
+      const a = cvt64(t);
+      v = a < 0n ? a | cvt64(Math.trunc(x - TWO63)) : a;
     }
     return intFrom(v, w);
   }
-  const max = 2n ** BigInt(w) - 1n;
+  if (Number.isNaN(x)) return 0;
+  const min = signed ? -(2n ** BigInt(w - 1)) : 0n;
+  const max = signed ? 2n ** BigInt(w - 1) - 1n : 2n ** BigInt(w) - 1n;
   let v: bigint;
-  if (!Number.isFinite(t)) v = t < 0 ? 0n : max;
+  if (!Number.isFinite(t)) v = t < 0 ? min : max;
   else {
     v = BigInt(t);
-    if (v < 0n) v = 0n;
+    if (v < min) v = min;
     else if (v > max) v = max;
   }
   return intFrom(v, w);
 }
 
-/** Integer (concrete) to floating point of a type kind. */
+/**
+ * Integer (concrete) to floating point of a type kind, rounded once from the exact integer
+ * (Number(bigint) rounds to nearest even; the narrower formats round the bigint first).
+ */
 export function intToFp(v: number | bigint, w: number, signed: boolean, kind: TypeKind): number {
-  const n = signed ? Number(toSBig(v, w)) : Number(toUBig(v, w));
-  return roundTo(kind, n);
+  // a number that is the exact integer (|n| < 2^53) rounds once in roundTo
+  if (w <= 32) return roundTo(kind, signed ? (w === 32 ? (v as number) | 0 : ((v as number) << (32 - w)) >> (32 - w)) : (v as number));
+  if (typeof v === 'number' && (signed || v >= 0)) return roundTo(kind, v);
+  const b = signed ? toSBig(v, w) : toUBig(v, w);
+  switch (kind) {
+    case TypeKind.Float:
+      return intToFormat(b, FLOAT32);
+    case TypeKind.Half:
+      return intToFormat(b, HALF);
+    case TypeKind.BFloat:
+      return intToFormat(b, BFLOAT16);
+    default:
+      return Number(b);
+  }
 }
 
 /** The integer bits of a concrete float/double/half value (for bitcast and memory). */

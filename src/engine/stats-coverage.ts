@@ -17,6 +17,7 @@
  * A function is the program's unless it came from tsklee's runtime (libc, POSIX model):
  * `programOnly` summaries leave the runtime's functions out.
  */
+import { baseInst } from './prepare/poison.js';
 import { Opcode, ValueKind, type CallInst, type Function, type Instruction } from '../ir/index.js';
 import { scopeFile, type DISubprogram } from '../ir/metadata.js';
 import { Op, type Edge, type KFunction } from './prepare/kinst.js';
@@ -108,8 +109,9 @@ export class CoverageModel {
           const ki = kf.insts[pc]!;
           const file = this.file(ki.file);
           sites.push({ inst: ki.inst, countGid: ki.gid, gid: ki.gid, file, line: ki.line, coverable: isCoverable(ki.inst), fn: fnIndex });
-          const branch = branchSides(ki.op, ki.aux);
-          if (branch !== null) this.branches.push({ gid: ki.gid, fn: fnIndex, file, line: ki.line, conditional: ki.op === Op.CondBr, sides: branch });
+          const bk = baseInst(ki); // a poison check wraps the branch it guards
+          const branch = branchSides(bk.op, bk.aux);
+          if (branch !== null) this.branches.push({ gid: ki.gid, fn: fnIndex, file, line: ki.line, conditional: bk.op === Op.CondBr, sides: branch });
         }
       }
       const firstLine = sp?.line ?? sites[start]?.line ?? 0;

@@ -15,6 +15,7 @@ import type { Executor } from './executor.js';
 import type { ExecutionState } from './state.js';
 import { Op, type CallTarget, type KInst } from './prepare/kinst.js';
 import { Termination } from './errors.js';
+import { baseInst } from './prepare/poison.js';
 
 /** KLEE's branch types (BranchTypes.h), in its order: run.stats' Branches<Name> columns count forks by cause. */
 export const BRANCH_TYPES = ['NONE', 'ConditionalBranch', 'IndirectBranch', 'Switch', 'Call', 'MemOp', 'ResolvePointer', 'Alloc', 'Realloc', 'Free', 'GetVal'] as const;
@@ -138,7 +139,8 @@ export class RunStatistics {
   onFork(st: ExecutionState, n: number): void {
     const ki = this.currentInst(st);
     if (ki !== null) this.forks[ki.gid] += n;
-    this.forksByType[BRANCH_TYPES.indexOf(ki !== null ? branchTypeOf(ki.op, ki.aux) : 'NONE')] += n;
+    const bk = ki !== null ? baseInst(ki) : null;
+    this.forksByType[BRANCH_TYPES.indexOf(bk !== null ? branchTypeOf(bk.op, bk.aux) : 'NONE')] += n;
   }
 
   onInhibitedFork(): void {

@@ -5,7 +5,9 @@
  *   iN, N ≤ 32        a number, the unsigned value in [0, 2^N)            (like expr/bv.ts)
  *   iN, N > 32        the SIGNED value: a number when |v| ≤ 2^53 − 1, else a bigint
  *                     (BigInt.asIntN(N, v)); exactly one representation per value, so `===`
- *                     is equality. Signed, because i64 values near zero are overwhelmingly
+ *                     is equality (−2^53 is a bigint too: every path that makes a wide
+ *                     value from bits — loads, bitcasts of doubles — goes through wideFromBig
+ *                     or checks hi > −2^21). Signed, because i64 values near zero are overwhelmingly
  *                     common and negative ones would otherwise all be bigints.
  *   ptr               as i64 (addresses are below 2^48, so always numbers)
  *   half/float/double a number (float and half rounded to their precision)
@@ -17,12 +19,14 @@
  *   vector, struct,   a JS array of the element values (each as above)
  *   array
  *
- * Undef and poison are 0, as in KLEE.
+ * Undef and poison constants are 0, as in KLEE; the poison of an over-wide shift is tracked
+ * beside the registers it may reach (prepare/poison.ts).
  */
 import { builder } from '../expr/builder.js';
 import { foldBinary, toBigInt, type BV } from '../expr/bv.js';
 import { constantFromBV, type Expr } from '../expr/expr.js';
 import { ExprKind, type BinaryKind } from '../expr/kinds.js';
+import { HALF, roundToFormat } from './fp-round.js';
 
 export type Scalar = number | bigint | Expr;
 /** Any register value. */
@@ -172,8 +176,8 @@ export function doubleToBits(x: number): number | bigint {
   f64[0] = x;
   const lo = u32[0]!;
   const hi = u32[1]! | 0;
-  if (hi >= -0x200000 && hi < 0x200000) return hi * 0x1_0000_0000 + lo;
-  return f64big[0]!;
+  if (hi > -0x200000 && hi < 0x200000) return hi * 0x1_0000_0000 + lo;
+  return wideFromBig(f64big[0]!);
 }
 
 /** The double whose bits are the i64 register value v. */
@@ -195,31 +199,17 @@ export function bitsToFloat(v: number): number {
   return f32[0]!;
 }
 
-/** IEEE half-precision bits ↔ number (round to nearest even). */
+/** IEEE half-precision bits of a double, rounded once (to nearest, ties to even); NaN keeps its sign and the top of its payload, quieted. */
 export function halfToBits(x: number): number {
-  f32[0] = x;
-  const b = u32[0]!;
-  const sign = (b >>> 16) & 0x8000;
-  const exp = (b >>> 23) & 0xff;
-  let mant = b & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant !== 0 ? 0x200 : 0);
-  let e = exp - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00;
-  if (e <= 0) {
-    if (e < -10) return sign;
-    mant |= 0x800000;
-    const shift = 14 - e;
-    let h = mant >>> shift;
-    const rem = mant & ((1 << shift) - 1);
-    const half = 1 << (shift - 1);
-    if (rem > half || (rem === half && (h & 1) !== 0)) h++;
-    return sign | h;
-  }
-  let h = (e << 10) | (mant >>> 13);
-  const rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem === 0x1000 && (h & 1) !== 0)) h++;
-  e = h >>> 10;
-  return sign | h;
+  f64[0] = x;
+  const sign = (u32[1]! >>> 16) & 0x8000;
+  if (Number.isNaN(x)) return sign | 0x7e00 | ((u32[1]! >>> 10) & 0x3ff);
+  const r = Math.abs(roundToFormat(x, HALF));
+  if (r === Infinity) return sign | 0x7c00;
+  if (r < 2 ** -14) return sign | (r * 2 ** 24); // subnormal (or 0): the multiple of 2^-24
+  f64[0] = r;
+  const e = ((u32[1]! >>> 20) & 0x7ff) - 1023;
+  return sign | ((e + 15) << 10) | ((r * 2 ** (10 - e)) - 1024);
 }
 
 export function bitsToHalf(h: number): number {
@@ -227,7 +217,13 @@ export function bitsToHalf(h: number): number {
   const exp = (h >>> 10) & 0x1f;
   const mant = h & 0x3ff;
   if (exp === 0) return sign * mant * 2 ** -24;
-  if (exp === 0x1f) return mant !== 0 ? NaN : sign * Infinity;
+  if (exp === 0x1f) {
+    if (mant === 0) return sign * Infinity;
+    // a NaN keeps its sign and payload (the top of the double's significand), as widening does
+    u32[0] = 0;
+    u32[1] = (h & 0x8000 ? 0x8000_0000 : 0) | 0x7ff0_0000 | (mant << 10);
+    return f64[0]!;
+  }
   return sign * (1 + mant / 1024) * 2 ** (exp - 15);
 }
 

@@ -56,6 +56,7 @@ interface RunArgs extends GlobalArgs, StatsRunArgs {
   '--'?: string[];
   checkDivZero?: boolean;
   checkOvershift?: boolean;
+  overshiftAt?: string;
   dumpStatesOnHalt?: boolean;
   useMerge?: boolean;
   solverBackend?: string;
@@ -225,6 +226,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .option('posix-runtime', { type: 'boolean', describe: 'link the POSIX environment model (--sym-args, --sym-files, --sym-stdin … after the input)' })
       .option('check-div-zero', { type: 'boolean', describe: 'report divisions by zero (default true)' })
       .option('check-overshift', { type: 'boolean', describe: 'report shifts by at least the bit width (default true)' })
+      .option('overshift-at', { type: 'string', choices: ['auto', 'shift', 'use'], describe: "where an over-wide shift is an error: at the shift (KLEE), where its poison is used (a branch, store, address, call, return), or auto: at the shift in optnone (clang -O0) functions (default auto)" })
       .option('use-merge', { type: 'boolean', describe: 'merge the states of a klee_open_merge/klee_close_merge region (KLEE\'s --use-merge)' })
       .option('dump-states-on-halt', { type: 'boolean', describe: 'write a test for each remaining state when stopped early (default true)' })
       .option('solver-backend', { type: 'string', describe: `solver: z3 (embedded wasm, default), or a process on PATH: ${SOLVER_BACKENDS.slice(1).join(', ')}` })
@@ -311,6 +313,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         writeKQueries: argv.writeKqueries,
         checkDivZero: argv.checkDivZero,
         checkOvershift: argv.checkOvershift,
+        overshiftAt: argv.overshiftAt as 'auto' | 'shift' | 'use' | undefined,
         dumpStatesOnHalt: argv.dumpStatesOnHalt,
         useMerge: argv.useMerge,
         ...mergingOptions(argv),

@@ -49,8 +49,11 @@ export class Liveness {
   private readonly liveIn: BitSet[];
   private readonly liveOut: BitSet[];
   private readonly atPc = new Map<number, BitSet>();
+  /** Registers of IR values (arguments, phis, instruction results). */
+  private readonly irRegs: ReadonlySet<number>;
 
   constructor(private readonly kf: KFunction) {
+    this.irRegs = new Set(kf.regOf.values());
     const fn = kf.fn;
     const n = fn.blocks.length;
     const numRegs = kf.numRegs;
@@ -103,8 +106,18 @@ export class Liveness {
     }
   }
 
-  /** Registers that may be read from instruction `pc` on (pc included). */
+  /**
+   * Registers that may be read from instruction `pc` on (pc included). Registers that stand
+   * for no IR value (poison shadows, prepare/poison.ts) are always live: nothing here knows
+   * their uses.
+   */
   liveAt(pc: number): { has(r: number): boolean } {
+    const s = this.liveBits(pc);
+    const ir = this.irRegs;
+    return { has: (r) => !ir.has(r) || s.has(r) };
+  }
+
+  private liveBits(pc: number): BitSet {
     let s = this.atPc.get(pc);
     if (s !== undefined) return s;
     const kf = this.kf;

@@ -80,6 +80,11 @@ export enum Op {
   VecOp,
   /** Not supported: executing it ends the state with an exec error (aux: the message). */
   Unsupported,
+  /**
+   * An instruction that may see or make poison from an over-wide shift (prepare/poison.ts):
+   * aux is its PoisonInfo, whose `inner` is the instruction as prepared (exec-poison.ts).
+   */
+  Poison,
 }
 
 /** A special function or intrinsic implemented by the engine. */
@@ -87,17 +92,22 @@ export type SpecialHandler = (ex: Executor, st: ExecutionState, ki: KInst, args:
 
 /** A control-flow edge: where execution resumes, and the phi copies it implies. */
 export class Edge {
+  /** The phis of the edge (counted as executed instructions); phiDst may hold more copies after them (poison shadows, prepare/poison.ts). */
+  readonly phiCount: number;
+
   constructor(
     /** Index in the function's instructions of the first non-phi instruction of the target. */
     readonly pc: number,
     /** Phi destinations and their sources for this edge (parallel copy). */
-    readonly phiDst: Int32Array,
-    readonly phiSrc: Int32Array,
+    public phiDst: Int32Array,
+    public phiSrc: Int32Array,
     /** Index of the target block (coverage, messages). */
     readonly block: number,
     /** Number of the edge in its module (KModule.edgeCount): the index of its count in Executor.edgeTaken. */
     readonly id: number,
-  ) {}
+  ) {
+    this.phiCount = phiDst.length;
+  }
 }
 
 export class KInst {
@@ -122,6 +132,8 @@ export class KInst {
   line = 0;
   /** Global instruction number (coverage). */
   gid = 0;
+  /** An over-wide shift here yields poison, reported where it is observed (prepare/poison.ts), instead of an error at once. */
+  poisonShift = false;
 
   constructor(
     readonly inst: Instruction,
@@ -155,8 +167,13 @@ export class KFunction {
   regTypes: (Type | null)[] = [];
   /** Per parameter, the type of a byval parameter (the callee gets a copy), or null if none has one. */
   byval: (Type | null)[] | null = null;
-  /** The register of each argument, phi and instruction result (static analyses read it). */
-  regOf: ReadonlyMap<Value, number> = new Map();
+  /** The register of every argument and instruction result (phis included); static analyses read it. */
+  slots: Map<Value, number> = new Map();
+
+  /** The same map, read-only (state merging's analyses). */
+  get regOf(): ReadonlyMap<Value, number> {
+    return this.slots;
+  }
 
   constructor(readonly fn: Function) {}
 

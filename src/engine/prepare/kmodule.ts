@@ -294,11 +294,11 @@ export class KModule {
       return attr.type ?? (a.type as unknown as { pointee: Type | null }).pointee ?? null;
     });
     kf.byval = byval.some((t) => t !== null) ? byval : null;
+    kf.slots = slots;
     kf.numRegs = constBase + constRegs.length;
     const regTypes: (Type | null)[] = new Array<Type | null>(kf.numRegs).fill(null);
     for (const [v, slot] of slots) regTypes[slot] = v.type;
     kf.regTypes = regTypes;
-    kf.regOf = slots;
     const template: Val[] = new Array<Val>(kf.numRegs).fill(0);
     for (let i = 0; i < constRegs.length; i++) template[constBase + i] = constRegs[i]!;
     kf.template = template;

@@ -49,8 +49,8 @@ export const handleMakeSymbolic: SpecialHandler = (ex, st, ki, args) => {
 
 export const handleAssume: SpecialHandler = (ex, st, ki, args) => {
   const e = nonZero(args[0]!, argWidth(ki, 0));
-  if (ex.mustBeFalse(st, e)) ex.terminateOnError(st, Msg.assumeFalse, Termination.User);
-  else st.addConstraint(e);
+  // provably false, or false once added (the simplifier proves it): KLEE's user error
+  if (ex.mustBeFalse(st, e) || !st.addConstraint(e)) ex.terminateOnError(st, Msg.assumeFalse, Termination.User);
 };
 
 export const handleIsSymbolic: SpecialHandler = (ex, st, ki, args) => {
@@ -243,11 +243,10 @@ export const handleKleeRange: SpecialHandler = (ex, st, ki, args) => {
   const c = (n: number): Expr => constantFromBV(n >>> 0, 32);
   const conds: Expr[] = start === 0 ? [builder.ult(x, c(end))] : [builder.sle(c(start), x), builder.slt(x, c(end))];
   for (const cond of conds) {
-    if (ex.mustBeFalse(st, cond)) {
+    if (ex.mustBeFalse(st, cond) || !st.addConstraint(cond)) {
       ex.terminateOnError(st, Msg.assumeFalse, Termination.User);
       return;
     }
-    st.addConstraint(cond);
   }
   ex.bindLocal(st, ki, x);
 };

@@ -1,0 +1,97 @@
+/**
+ * Edge cases of the POSIX model where it once differed from the native program or from KLEE's
+ * model (needs `npm run build`):
+ *  - read(fd, NULL, n) on a file with data fails with EFAULT (it faulted inside the model);
+ *    write(1, NULL, n) too;
+ *  - fcntl(F_GETLK) answers that nothing conflicts (l_type = F_UNLCK) as a lone process's
+ *    kernel does (it left the caller's l_type);
+ * both replayed natively: same stdout and exit status. And, as KLEE's model: a symbolic stdin
+ * is a terminal when its symbolic st_mode says character device, so isatty(0) and
+ * ioctl(0, TIOCGWINSZ) fork (the terminal side gets KLEE's 24x80 window).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+
+const CLI = resolve('dist/cli/main.js');
+let dir: string;
+
+const FILES = `#include <stdio.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+int main(void) {
+  int fd = open("A", O_RDONLY);
+  if (fd < 0) { puts("no file"); return 2; }
+  errno = 0;
+  long r = read(fd, NULL, 1);
+  printf("read %ld %s\\n", r, errno == EFAULT ? "EFAULT" : "other");
+  errno = 0;
+  r = write(1, NULL, 1);
+  printf("write %ld %s\\n", r, errno == EFAULT ? "EFAULT" : "other");
+  struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
+  r = fcntl(fd, F_GETLK, &fl);
+  printf("getlk %ld %s\\n", r, fl.l_type == F_UNLCK ? "unlocked" : "locked");
+  char c;
+  if (read(fd, &c, 1) == 1 && c == 'z') return 3;
+  return 0;
+}
+`;
+
+const TTY = `#include <stdio.h>
+#include <errno.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+int main(void) {
+  struct winsize ws = {0};
+  if (isatty(0)) {
+    int r = ioctl(0, TIOCGWINSZ, &ws);
+    printf("tty %d %dx%d\\n", r, ws.ws_row, ws.ws_col);
+    return 1;
+  }
+  int r = ioctl(0, TIOCGWINSZ, &ws);
+  printf("notty %d %s\\n", r, errno == ENOTTY ? "ENOTTY" : "other");
+  return 0;
+}
+`;
+
+function tsklee(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: dir, maxBuffer: 1 << 26 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function outputs(out: string): string[] {
+  return readdirSync(join(dir, out))
+    .filter((f) => f.endsWith('.stdout'))
+    .map((f) => readFileSync(join(dir, out, f), 'utf8'))
+    .sort();
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tsklee-posix-edge-'));
+  writeFileSync(join(dir, 'files.c'), FILES);
+  writeFileSync(join(dir, 'tty.c'), TTY);
+  execFileSync('cc', ['files.c', '-o', 'files'], { cwd: dir });
+});
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+it('read and write with a NULL buffer fail with EFAULT and F_GETLK reports no conflicting lock, as natively', () => {
+  const run = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--search=dfs', '--output-dir=files-out', 'files.c', '--sym-files', '1', '2']);
+  expect(run.code).toBe(0);
+  expect(readdirSync(join(dir, 'files-out')).filter((f) => f.endsWith('.err'))).toEqual([]);
+  const body = 'read -1 EFAULT\nwrite -1 EFAULT\ngetlk 0 unlocked\n';
+  expect(outputs('files-out')).toEqual([body, body]);
+  const native = tsklee(['replay', '--native', './files', 'files-out']);
+  expect(native.stderr).toBe('');
+  expect(native.stdout).toContain('tsklee: replayed 2 tests natively: 2 as recorded, 0 different, 0 not compared\n');
+}, 120_000);
+
+it('isatty and TIOCGWINSZ on a symbolic stdin fork on its symbolic mode, as in KLEE', () => {
+  const run = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--search=dfs', '--output-dir=tty-out', 'tty.c', '--sym-stdin', '1']);
+  expect(run.code).toBe(0);
+  expect(outputs('tty-out')).toEqual(['notty -1 ENOTTY\n', 'tty 0 24x80\n']);
+}, 120_000);
