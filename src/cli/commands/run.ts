@@ -24,11 +24,13 @@ import { solverStatsColumns, solverStatsRow } from '../../output/run-stats.js';
 import { DEFAULT_OPTIONS, type EngineOptions } from '../../engine/options.js';
 import { EXIT_ON_ERROR_NAMES } from '../../engine/errors.js';
 import { EngineSetupError } from '../../engine/executor.js';
-import { resolveSearchNames, SEARCH_NAMES, SearcherConfigError } from '../../engine/searchers/index.js';
+import { resolveSearchNames, SearcherConfigError } from '../../engine/searchers/index.js';
 import { LIBC_CHOICES, loadProgram, RuntimeSetupError, type LibcChoice } from '../../engine/prepare/runtime.js';
 import type { GlobalArgs } from '../context.js';
 import { UsageError } from '../errors.js';
 import { ProgressLine } from '../progress.js';
+import { normalizeKleeArgs, tableLookup } from '../klee-args.js';
+import { RUN_OPTIONS } from './run-options.js';
 
 interface RunArgs extends GlobalArgs {
   input: string;
@@ -115,91 +117,30 @@ export function compileC(input: string, outDir: string): string {
 }
 
 /**
- * `tsklee run`'s options that take no value (to find the input file among the arguments):
- * read off the command's own builder, so a new boolean option is never forgotten here.
- */
-let runFlags: Set<string> | null = null;
-function runFlagNames(): Set<string> {
-  if (runFlags !== null) return runFlags;
-  const names = new Set(['help', 'version']);
-  const recorder: unknown = new Proxy(
-    {},
-    {
-      get: (_t, method) => (name: unknown, o?: { type?: string }) => {
-        if (method === 'option' && typeof name === 'string' && o?.type === 'boolean') names.add(name);
-        return recorder;
-      },
-    },
-  );
-  (runCommand.builder as (y: unknown) => unknown)(recorder);
-  return (runFlags = names);
-}
-
-/**
- * `tsklee … run [options] INPUT ARGS…` → `tsklee … run [options] INPUT -- ARGS…`, so that yargs
- * leaves the program's arguments alone (KLEE: options after the input belong to the program).
- * Other commands are returned unchanged.
+ * `tsklee … run [options] INPUT ARGS…` in yargs' form: KLEE's option spellings accepted
+ * (klee-args.ts), then INPUT, `--`, and the program's arguments untouched. An unknown option
+ * is a UsageError naming the nearest one. Other commands are returned unchanged.
  */
 export function separateProgramArgs(args: readonly string[]): string[] {
-  let seenRun = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') break;
-    if (a.startsWith('--')) {
-      // --opt VALUE skips its value; --opt=VALUE, flags and --no-flag do not
-      const name = a.slice(2);
-      const flags = runFlagNames();
-      const flag = name.includes('=') || flags.has(name) || (name.startsWith('no-') && flags.has(name.slice(3)));
-      if (!flag) i++;
-      continue;
-    }
-    if (a.startsWith('-') && a !== '-') continue; // -h, -V
-    if (!seenRun) {
-      if (a !== 'run') break;
-      seenRun = true;
-      continue;
-    }
-    if (args[i + 1] === '--') return [...args];
-    return [...args.slice(0, i + 1), '--', ...args.slice(i + 1)];
-  }
-  return [...args];
+  let i = 0;
+  while (i < args.length && args[i]!.startsWith('--log-level')) i += args[i]!.includes('=') ? 1 : 2;
+  if (args[i] !== 'run') return [...args];
+  return normalizeKleeArgs(args, i + 1, tableLookup(RUN_OPTIONS));
+}
+
+/** The table's options on a yargs builder. */
+function withRunOptions(y: Argv<GlobalArgs>): Argv<GlobalArgs> {
+  for (const [name, spec] of Object.entries(RUN_OPTIONS)) y = y.option(name, { type: spec.type, describe: spec.describe });
+  return y;
 }
 
 export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
   command: 'run <input> [args..]',
   describe: 'Symbolically execute a program: every feasible path, a test per path, a report per bug (like klee)',
   builder: (y: Argv<GlobalArgs>) =>
-    y
+    withRunOptions(y)
       .positional('input', { type: 'string', demandOption: true, describe: 'bitcode (.bc) or a C file (.c, compiled with clang-19)' })
       .positional('args', { type: 'string', array: true, default: [], describe: "the program's arguments (argv[1..])" })
-      .option('output-dir', { type: 'string', describe: 'directory for the results (default: klee-out-N beside the input)' })
-      .option('search', { type: 'string', describe: `searcher, repeatable (interleaved): ${SEARCH_NAMES.join(', ')} (default: random-path + nurs:covnew)` })
-      .option('seed', { type: 'number', describe: `seed of the random choices (default ${DEFAULT_OPTIONS.seed})` })
-      .option('max-time', { type: 'string', describe: 'stop after this time (e.g. 30s, 5min); remaining states become tests' })
-      .option('max-instructions', { type: 'number', describe: 'stop after this many instructions' })
-      .option('max-forks', { type: 'number', describe: 'stop forking after this many forks' })
-      .option('max-depth', { type: 'number', describe: 'only allow this many symbolic branches per path' })
-      .option('max-memory', { type: 'number', describe: `stop forking above this heap use in MB (default ${DEFAULT_OPTIONS.maxMemory}; 0 = none)` })
-      .option('max-solver-time', { type: 'string', describe: 'time limit per solver query (e.g. 10s)' })
-      .option('only-output-states-covering-new', { type: 'boolean', describe: 'only write tests for paths that covered new code' })
-      .option('emit-all-errors', { type: 'boolean', describe: 'a test for every error, not one per (instruction, message)' })
-      .option('exit-on-error-type', { type: 'string', describe: `stop at the first error of these kinds: ${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')}` })
-      .option('write-smt2s', { type: 'boolean', describe: "write each test's path condition as SMT-LIB2 (testN.smt2), and every query the solver backend gets (solver-queries/)" })
-      .option('write-kqueries', { type: 'boolean', describe: "write each test's path condition as KQuery (testN.kquery)" })
-      .option('entry-point', { type: 'string', describe: 'function to start in (default main)' })
-      .option('libc', { type: 'string', describe: `C library to link: ${LIBC_CHOICES.join(', ')} (tsklee's own, runtime/libc; default none)` })
-      .option('posix-runtime', { type: 'boolean', describe: 'link the POSIX environment model (--sym-args, --sym-files, --sym-stdin … after the input)' })
-      .option('check-div-zero', { type: 'boolean', describe: 'report divisions by zero (default true)' })
-      .option('check-overshift', { type: 'boolean', describe: 'report shifts by at least the bit width (default true)' })
-      .option('use-merge', { type: 'boolean', describe: 'merge the states of a klee_open_merge/klee_close_merge region (KLEE\'s --use-merge)' })
-      .option('dump-states-on-halt', { type: 'boolean', describe: 'write a test for each remaining state when stopped early (default true)' })
-      .option('solver-backend', { type: 'string', describe: `solver: z3 (embedded wasm, default), or a process on PATH: ${SOLVER_BACKENDS.slice(1).join(', ')}` })
-      .option('use-independent-solver', { type: 'boolean', describe: 'split queries into independent constraint sets (default true)' })
-      .option('use-cex-cache', { type: 'boolean', describe: 'counterexample cache (default true)' })
-      .option('use-branch-cache', { type: 'boolean', describe: 'cache of query results (default true)' })
-      .option('use-fast-solver', { type: 'boolean', describe: "tsklee's exact solver for simple queries, before the backend (default true)" })
-      .option('debug-validate-solver', { type: 'boolean', describe: "cross-check every solver answer against an oracle (default: the chain's own backend)" })
-      .option('debug-validate-solver-backend', { type: 'string', describe: 'the oracle of --debug-validate-solver (a --solver-backend value)' })
       .parserConfiguration({ 'populate--': true, 'parse-positional-numbers': false })
       .example('$0 run prog.bc', '')
       .example('$0 run --libc=tsklee --posix-runtime prog.bc --sym-args 0 2 4 --sym-files 1 8', '')
