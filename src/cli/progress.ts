@@ -7,6 +7,14 @@
 import type { Executor } from '../engine/executor.js';
 
 const REDRAW_MS = 250;
+
+/**
+ * States alive now: every fork made one more, every ended state (exit, error, early end,
+ * silent end — merged-away states included, they end through terminateSilently) one less.
+ */
+export function liveStateCount(ex: Executor): number {
+  return ex.forks + 1 - ex.writer.exploredPaths;
+}
 const CLEAR = '\r\x1b[K';
 
 export class ProgressLine {
@@ -48,7 +56,7 @@ export class ProgressLine {
     const w = ex.writer;
     const total = ex.km.instructions.length;
     const cov = total > 0 ? ((100 * ex.coveredCount) / total).toFixed(1) : '0.0';
-    const live = Math.max(0, ex.forks + 1 - w.exploredPaths - ex.mergedStates);
+    const live = Math.max(0, liveStateCount(ex));
     const secs = ((Date.now() - this.t0) / 1000).toFixed(0);
     return `tsklee: ${secs}s  paths ${w.exploredPaths}  tests ${w.generatedTests}  errors ${w.errors}  states ${live}  covered ${cov}% (${ex.coveredCount}/${total} instructions)  queries ${ex.queries}`;
   }

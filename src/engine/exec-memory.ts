@@ -165,11 +165,23 @@ export function execGep(ex: Executor, st: ExecutionState, ki: KInst): void {
 }
 
 /** Where an alloca or malloc came from, for error reports ("main():  %3 = alloca i32"). */
+/**
+ * An instruction printed on its own, for an allocation site: without its metadata
+ * attachments (`, !dbg !DILocation(…)`: printed alone they cannot name their scope) and
+ * attribute groups (`#<nounwind …>`), which say nothing about where the object came from.
+ */
+export function siteText(printed: string): string {
+  let text = printed.trim();
+  const attachments = text.search(/, ![A-Za-z_.][\w.-]* !/);
+  if (attachments >= 0) text = text.slice(0, attachments);
+  return text.replace(/ #<[^>]*>/g, '');
+}
+
 export function allocSite(ki: KInst): () => string {
   return () => {
     let text: string;
     try {
-      text = printInstruction(ki.inst).trim().replace(/, !dbg !\d+$/, '');
+      text = siteText(printInstruction(ki.inst));
     } catch {
       text = `<instruction ${ki.index}>`;
     }
