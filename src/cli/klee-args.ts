@@ -83,7 +83,8 @@ export function normalizeKleeArgs(args: readonly string[], start: number, lookup
       return out;
     }
     if (!word.startsWith('-') || word === '-') {
-      out.push(word, '--', ...args.slice(i + 1));
+      // a `--` right after the input only separates (tsklee has always dropped it)
+      out.push(word, '--', ...args.slice(args[i + 1] === '--' ? i + 2 : i + 1));
       return out;
     }
     const body = word.startsWith('--') ? word.slice(2) : word.slice(1);

@@ -331,9 +331,14 @@ export class Executor {
     };
   }
 
-  halt(reason: string): void {
-    if (this.haltReason === null) this.haltReason = reason;
+  /** Stop the run; `dump` = false: the remaining states end without tests (--exit-on-error). */
+  halt(reason: string, dump = true): void {
+    if (this.haltReason !== null) return;
+    this.haltReason = reason;
+    this.dumpOnHalt = dump;
   }
+
+  private dumpOnHalt = true;
 
   /** Run one state for up to `budget` instructions (it stops early at forks and endings). */
   step(st: ExecutionState, budget: number): void {
@@ -396,7 +401,7 @@ export class Executor {
    */
   private async dumpRemainingStates(budgetMs: number): Promise<void> {
     if (this.liveStates.size === 0) return;
-    const dump = this.opts.dumpStatesOnHalt;
+    const dump = this.opts.dumpStatesOnHalt && this.dumpOnHalt;
     if (dump) this.message('halting execution, dumping remaining states');
     const deadline = Date.now() + budgetMs;
     let lastYield = Date.now();

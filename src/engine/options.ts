@@ -35,6 +35,8 @@ export interface EngineOptions {
   emitAllErrors: boolean;
   /** Stop the run at the first error of these kinds (KLEE's --exit-on-error-type: Ptr, Abort, Assert, …). */
   exitOnErrorType: string[];
+  /** Stop at the first error of any kind, without dumping the other states (KLEE's --exit-on-error; the CLI then exits with 1). */
+  exitOnError: boolean;
   /** Write each test's path condition as SMT-LIB2 (testNNNNNN.smt2). */
   writeSmt2s: boolean;
   /** Write a .kquery file per test. */
@@ -77,6 +79,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   onlyOutputStatesCoveringNew: false,
   emitAllErrors: false,
   exitOnErrorType: [],
+  exitOnError: false,
   writeSmt2s: false,
   writeKQueries: false,
   checkDivZero: true,

@@ -52,6 +52,9 @@ export class MemoryOutput implements RunOutput {
   }
 }
 
+/** Starts the halt reason of a run stopped by --exit-on-error (KLEE's wording). */
+export const EXIT_ON_ERROR_PREFIX = 'EXITING ON ERROR: ';
+
 export class TestWriter {
   completedPaths = 0;
   exploredPaths = 0;
@@ -126,6 +129,8 @@ export class TestWriter {
     const id = this.processTestCase(st, extras);
     this.ex.events.onStateEnd?.({ stateId: st.id, testId: id, kind, message });
     if (this.exitOn.has(kind)) this.ex.halt(`exit on error type: ${message}`);
+    // KLEE's --exit-on-error: the run ends here, the other states without tests
+    if (this.ex.opts.exitOnError) this.ex.halt(`${EXIT_ON_ERROR_PREFIX}${message}`, false);
   }
 
   /** The stack of an error report, innermost frame first (KLEE's ExecutionState::dumpStack). */

@@ -53,6 +53,7 @@ const CHECK_OPTIONS: Table = {
   'check-overshift': { type: 'boolean', describe: 'report shifts by at least the bit width (default true)' },
   'emit-all-errors': { type: 'boolean', describe: 'a test for every error, not one per (instruction, message)' },
   'exit-on-error-type': { type: 'string', describe: `stop at the first error of these kinds: ${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')}` },
+  'exit-on-error': { type: 'boolean', describe: 'stop at the first error, without tests for the other states, and exit with status 1' },
 };
 
 // ---------------------------------------------------------------- test files

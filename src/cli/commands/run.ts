@@ -1,7 +1,7 @@
 /**
- * `tsklee run [options] prog.bc|prog.c [program args]`: explore every path of a program
- * (KLEE's `klee` command). A `.c` file is compiled first with clang-19
- * (`-emit-llvm -c -g -O0 -Xclang -disable-O0-optnone -I<tsklee>/runtime/include`).
+ * `tsklee run [options] prog.bc|prog.ll|prog.c [program args]`: explore every path of a
+ * program (KLEE's `klee` command). A `.c` file is compiled first, a `.ll` assembled
+ * (../input-file.ts).
  *
  * Writes klee-out-N/ beside the input (or --output-dir): a .ktest per path, .err reports,
  * info, messages.txt, warnings.txt, run.stats. Prints KLEE's summary as `tsklee: done: …`
@@ -9,13 +9,12 @@
  * --max-time, --max-instructions and Ctrl-C stop the run cleanly: the tests found stay.
  * As in KLEE, tsklee's options go before the input and everything after it is the program's,
  * untouched (`tsklee run --libc=tsklee --posix-runtime prog.bc --sym-args 0 2 4 -n`): the CLI
- * inserts a `--` after the input (separateProgramArgs); a `--` given right after it is dropped.
+ * rewrites the options into one form and inserts a `--` after the input (separateProgramArgs,
+ * ../klee-args.ts); a `--` given right after it is dropped.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
-import { packageRoot } from '../../util/package-root.js';
+import { dirname, join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, writeFileAtomic, type RunDoneStats } from '../../output/index.js';
 import { explore } from '../../engine/explore.js';
@@ -24,6 +23,7 @@ import { solverStatsColumns, solverStatsRow } from '../../output/run-stats.js';
 import { DEFAULT_OPTIONS, type EngineOptions } from '../../engine/options.js';
 import { EXIT_ON_ERROR_NAMES } from '../../engine/errors.js';
 import { EngineSetupError } from '../../engine/executor.js';
+import { EXIT_ON_ERROR_PREFIX } from '../../engine/test-output.js';
 import { resolveSearchNames, SearcherConfigError } from '../../engine/searchers/index.js';
 import { LIBC_CHOICES, loadProgram, RuntimeSetupError, type LibcChoice } from '../../engine/prepare/runtime.js';
 import type { GlobalArgs } from '../context.js';
@@ -31,6 +31,7 @@ import { UsageError } from '../errors.js';
 import { ProgressLine } from '../progress.js';
 import { normalizeKleeArgs, tableLookup } from '../klee-args.js';
 import { RUN_OPTIONS } from './run-options.js';
+import { inputBitcode, needsTranslation } from '../input-file.js';
 
 interface RunArgs extends GlobalArgs {
   input: string;
@@ -47,6 +48,7 @@ interface RunArgs extends GlobalArgs {
   onlyOutputStatesCoveringNew?: boolean;
   emitAllErrors?: boolean;
   exitOnErrorType?: string | string[];
+  exitOnError?: boolean;
   writeSmt2s?: boolean;
   writeKqueries?: boolean;
   entryPoint?: string;
@@ -96,26 +98,6 @@ function list(v: string | string[] | undefined): string[] {
   return ([] as string[]).concat(v).flatMap((x) => x.split(',')).filter((x) => x !== '');
 }
 
-function repoRoot(): string {
-  return packageRoot(import.meta.url);
-}
-
-/** Compile a C file to bitcode the way the tsklee docs say to. */
-export function compileC(input: string, outDir: string): string {
-  const bc = join(outDir, `${basename(input, '.c')}.bc`);
-  const include = join(repoRoot(), 'runtime', 'include');
-  try {
-    execFileSync('clang-19', ['-emit-llvm', '-c', '-g', '-O0', '-Xclang', '-disable-O0-optnone', `-I${include}`, input, '-o', bc], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException & { status?: number };
-    if (err.code === 'ENOENT') throw new UsageError(`${input}: clang-19 is needed to compile C input (or give a .bc file)`);
-    throw new UsageError(`${input}: clang-19 failed (exit status ${err.status ?? '?'})`);
-  }
-  return bc;
-}
-
 /**
  * `tsklee … run [options] INPUT ARGS…` in yargs' form: KLEE's option spellings accepted
  * (klee-args.ts), then INPUT, `--`, and the program's arguments untouched. An unknown option
@@ -139,7 +121,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
   describe: 'Symbolically execute a program: every feasible path, a test per path, a report per bug (like klee)',
   builder: (y: Argv<GlobalArgs>) =>
     withRunOptions(y)
-      .positional('input', { type: 'string', demandOption: true, describe: 'bitcode (.bc) or a C file (.c, compiled with clang-19)' })
+      .positional('input', { type: 'string', demandOption: true, describe: 'bitcode (.bc), textual IR (.ll, assembled with llvm-as) or C (.c, compiled with clang-19)' })
       .positional('args', { type: 'string', array: true, default: [], describe: "the program's arguments (argv[1..])" })
       .parserConfiguration({ 'populate--': true, 'parse-positional-numbers': false })
       .example('$0 run prog.bc', '')
@@ -155,9 +137,9 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     }
     let tmp: string | undefined;
     let bcPath = input;
-    if (input.endsWith('.c')) {
+    if (needsTranslation(input)) {
       tmp = mkdtempSync(join(tmpdir(), 'tsklee-cc-'));
-      bcPath = compileC(input, tmp);
+      bcPath = inputBitcode(input, tmp);
     }
     // Start the solver backend (WebAssembly compilation runs in the background) while the
     // module is read; the chain goes on top once the output directory (--write-smt2s) exists.
@@ -180,7 +162,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         oracleP = createBackend(solverBackendArg(argv.debugValidateSolverBackend, 'debug-validate-solver-backend'), solverOpts.timeoutMs);
         oracleP.catch(() => {});
       }
-      const { module, entryPoint } = await loadProgram([bcPath], { libc, posixRuntime }, { onWarning: (m) => process.stderr.write(`tsklee: warning: ${m}\n`) });
+      const loaded = await loadProgram([bcPath], { libc, posixRuntime }, { onWarning: (m) => process.stderr.write(`tsklee: warning: ${m}\n`) });
+      const { module, entryPoint } = loaded;
       const opts: Partial<EngineOptions> = {
         entryPoint: argv.entryPoint ?? (entryPoint !== 'main' ? entryPoint : undefined),
         programName: input,
@@ -196,13 +179,14 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         onlyOutputStatesCoveringNew: argv.onlyOutputStatesCoveringNew,
         emitAllErrors: argv.emitAllErrors,
         exitOnErrorType: list(argv.exitOnErrorType),
+        exitOnError: argv.exitOnError,
         writeSmt2s: argv.writeSmt2s,
         writeKQueries: argv.writeKqueries,
         checkDivZero: argv.checkDivZero,
         checkOvershift: argv.checkOvershift,
         dumpStatesOnHalt: argv.dumpStatesOnHalt,
         useMerge: argv.useMerge,
-        libc,
+        libc: loaded.libc,
         posixRuntime,
       };
       // Everything that can be refused is checked before the output directory exists.
@@ -279,6 +263,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
           ...solverStatsRow(solver.stats()),
         });
         process.stderr.write(formatDoneSummary(done).replace(/^KLEE: /gm, 'tsklee: '));
+        if (r.haltReason !== null && r.haltReason.startsWith(EXIT_ON_ERROR_PREFIX)) throw new UsageError(r.haltReason);
         if (r.haltReason !== null) process.stderr.write(`tsklee: halted: ${r.haltReason}\n`);
       } finally {
         progress?.stop();

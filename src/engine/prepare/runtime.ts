@@ -31,6 +31,7 @@ import type { Module } from '../../ir/module.js';
 import { markRuntimeFunction } from './runtime-functions.js';
 import { pruneUnreferenced } from './prune.js';
 import { readMemberIndex, selectMembers } from './members.js';
+import { specialFunctionNames } from '../bindings.js';
 
 /** The C libraries `--libc` accepts. */
 export const LIBC_CHOICES = ['none', 'tsklee'] as const;
@@ -43,6 +44,23 @@ export const POSIX_USER_MAIN = '__user_main';
 export interface RuntimeChoice {
   libc: LibcChoice;
   posixRuntime: boolean;
+  /**
+   * Under `libc: 'none'`: link the members of tsklee's libc that define functions the
+   * program calls but neither defines nor the engine implements (KLEE would call those
+   * natively). Default true; false = KLEE's `--external-calls=none`, where such calls fail.
+   */
+  libcOnDemand?: boolean;
+}
+
+/** What loadProgram linked. */
+export interface LoadedProgram {
+  module: Module;
+  /** Where the run starts: `main`, or the POSIX wrapper. */
+  entryPoint: string;
+  /** 'tsklee' when any of the libc was linked (asked for, or on demand): then `environ` and exit(main()) apply. */
+  libc: LibcChoice;
+  /** The functions the libc was linked on demand for (empty unless libc 'none' found some). */
+  libcOnDemand: string[];
 }
 
 /** The runtime cannot be linked as asked (missing bitcode, incompatible program): one line for the user. */
@@ -120,12 +138,10 @@ function yieldToProgram(program: Module, rt: Module): void {
   for (const gv of rt.globals) if (!gv.isDeclaration && !gv.hasLocalLinkage && own.has(gv.name)) gv.linkage = Linkage.WeakAny;
 }
 
-/** The libc files to link: the members `modules` need, or the whole library when its index is missing. */
-function libcFiles(modules: readonly Module[], bitcode: string, roots: readonly string[]): string[] {
-  const index = readMemberIndex(bitcode);
-  if (index === null) return [bitcode];
+/** The symbols `modules` reference but do not define, and those they define strongly. */
+function referencedSymbols(modules: readonly Module[]): { wanted: string[]; defined: Set<string> } {
   const defined = new Set<string>();
-  const wanted = [...roots];
+  const wanted: string[] = [];
   for (const m of modules) {
     for (const g of [...m.functions, ...m.globals, ...m.aliases]) {
       if (g.hasLocalLinkage || g.name.startsWith('llvm.')) continue;
@@ -133,17 +149,59 @@ function libcFiles(modules: readonly Module[], bitcode: string, roots: readonly 
       else if (g.linkage === Linkage.External) defined.add(g.name); // weak or common ones may yield to the libc's
     }
   }
-  return selectMembers([index], wanted, defined);
+  return { wanted, defined };
+}
+
+/** The libc files to link: the members `modules` need, or the whole library when its index is missing. */
+function libcFiles(modules: readonly Module[], bitcode: string, roots: readonly string[]): string[] {
+  const index = readMemberIndex(bitcode);
+  if (index === null) return [bitcode];
+  const { wanted, defined } = referencedSymbols(modules);
+  return selectMembers([index], [...roots, ...wanted], defined);
+}
+
+/**
+ * Without --libc: the functions `modules` call that the engine does not implement but the
+ * libc defines, and the member files that define them (with what those need, and `exit`, so
+ * that stdio is flushed when main returns, as under --libc=tsklee). None: [].
+ */
+function libcOnDemandFiles(modules: readonly Module[], bitcode: string): { names: string[]; files: string[] } {
+  const index = readMemberIndex(bitcode);
+  if (index === null) return { names: [], files: [] };
+  const libcDefines = new Set<string>();
+  for (const s of Object.values(index.members)) for (const d of [...s.defines, ...s.weak]) libcDefines.add(d);
+  const engine = new Set(specialFunctionNames());
+  const { wanted, defined } = referencedSymbols(modules);
+  const functions = new Set<string>();
+  for (const m of modules) for (const f of m.functions) if (f.isDeclaration) functions.add(f.name);
+  const names = [...new Set(wanted)].filter((n) => functions.has(n) && !engine.has(n) && libcDefines.has(n)).sort();
+  if (names.length === 0) return { names, files: [] };
+  return { names, files: selectMembers([index], [...names, 'exit'], defined) };
 }
 
 /**
  * Loads the program (bitcode files or archives) and links the runtime the choice asks for.
  * Returns the module and the function to start in (`main`, or the POSIX wrapper).
  */
-export async function loadProgram(inputs: readonly string[], choice: RuntimeChoice, opts: LinkOptions = {}): Promise<{ module: Module; entryPoint: string }> {
+export async function loadProgram(inputs: readonly string[], choice: RuntimeChoice, opts: LinkOptions = {}): Promise<LoadedProgram> {
   const program = loadModule(inputs, opts);
   const parts = partsOf(choice);
-  if (parts.length === 0) return { module: program, entryPoint: 'main' };
+  const onDemand = choice.libc === 'none' && choice.libcOnDemand !== false && !program.typedPointers;
+  if (parts.length === 0 && !onDemand) return { module: program, entryPoint: 'main', libc: 'none', libcOnDemand: [] };
+  if (parts.length === 0) {
+    // no runtime asked for: only the libc functions the program calls (KLEE runs those natively)
+    const { names, files } = libcOnDemandFiles([program], await runtimeBitcode('libc'));
+    if (files.length === 0) return { module: program, entryPoint: 'main', libc: 'none', libcOnDemand: [] };
+    const fromRuntime = new Set<GlobalValue>();
+    const rt = linkModules(files.map((f) => loadModule([f], opts)), opts);
+    adoptProgramLayout(program, rt);
+    yieldToProgram(program, rt);
+    for (const fn of rt.functions) if (!fn.isDeclaration) markRuntimeFunction(fn);
+    for (const g of [...rt.functions, ...rt.globals, ...rt.aliases, ...rt.ifuncs]) fromRuntime.add(g);
+    const module = linkModules([program, rt], opts);
+    pruneUnreferenced(module, fromRuntime, ['main', 'exit']);
+    return { module, entryPoint: 'main', libc: 'tsklee', libcOnDemand: names };
+  }
   const what = parts.map((p) => (p === 'libc' ? '--libc=tsklee' : '--posix-runtime')).join(' ');
   if (program.typedPointers) {
     throw new RuntimeSetupError(`${what}: ${program.source} has typed pointers (clang ≤ 14); tsklee's runtime needs a program built by clang ≥ 15`);
@@ -170,6 +228,13 @@ export async function loadProgram(inputs: readonly string[], choice: RuntimeChoi
   // The POSIX model is linked whole: its C files share one state variable whose types only
   // llvm-link unifies, and a program using it needs most of it anyway.
   if (choice.posixRuntime) add(loadModule([await runtimeBitcode('posix')], opts));
+  let libcOnDemand: string[] = [];
+  if (choice.libc === 'none' && onDemand) {
+    // the POSIX model without --libc: the libc functions the program calls, on demand
+    const { names, files } = libcOnDemandFiles(modules, await runtimeBitcode('libc'));
+    if (files.length > 0) add(linkModules(files.map((f) => loadModule([f], opts)), opts));
+    libcOnDemand = names;
+  }
   if (choice.libc === 'tsklee') {
     // exit: the engine runs it after main (startup.ts)
     // members are linked with each other first, so that their references to each other stay
@@ -179,5 +244,5 @@ export async function loadProgram(inputs: readonly string[], choice: RuntimeChoi
   }
   const module = linkModules(modules, opts);
   pruneUnreferenced(module, fromRuntime, [entryPoint, 'exit']);
-  return { module, entryPoint };
+  return { module, entryPoint, libc: choice.libc === 'tsklee' || libcOnDemand.length > 0 ? 'tsklee' : 'none', libcOnDemand };
 }

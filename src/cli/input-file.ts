@@ -1,0 +1,76 @@
+/**
+ * The input of `tsklee run` / `tsklee replay` as KLEE users give it:
+ *
+ *  - `.bc` (or a bitcode archive): read as it is;
+ *  - `.ll` (textual IR): assembled with the installed `llvm-as` — the LLVM 19 one first, as
+ *    the runtime's, then older ones (LLVM ≥ 17 no longer parses typed pointers, which a
+ *    clang-14 `.ll` has);
+ *  - `.c`: compiled with the clang that builds tsklee's runtime (clang-19), so the program
+ *    and the runtime agree on the data layout (`-emit-llvm -c -g -O0 -Xclang
+ *    -disable-O0-optnone -I<tsklee>/runtime/include`).
+ *
+ * The bitcode goes to `outDir` (a temporary directory the caller removes).
+ */
+import { execFileSync } from 'node:child_process';
+import { basename, join } from 'node:path';
+import { packageRoot } from '../util/package-root.js';
+import { UsageError } from './errors.js';
+
+/** The clang the runtime bitcode is built with (scripts/build-runtime-*.mjs). */
+export const RUNTIME_CLANG = 'clang-19';
+/** llvm-as binaries tried for a `.ll` input, newest first. */
+export const LLVM_AS_CANDIDATES = ['llvm-as-19', 'llvm-as-16', 'llvm-as-14', 'llvm-as'];
+
+/** Whether `input` needs compiling or assembling before it can be read. */
+export function needsTranslation(input: string): boolean {
+  return input.endsWith('.c') || input.endsWith('.ll');
+}
+
+/** Bitcode for `input` (compiled or assembled into `outDir` when it is C or textual IR). */
+export function inputBitcode(input: string, outDir: string): string {
+  if (input.endsWith('.c')) return compileC(input, outDir);
+  if (input.endsWith('.ll')) return assembleLl(input, outDir);
+  return input;
+}
+
+/** First line of a tool's stderr, for a one-line error. */
+function firstLine(e: unknown): string {
+  const err = e as { stderr?: Buffer | string };
+  const text = err.stderr === undefined ? '' : String(err.stderr);
+  return text.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+}
+
+/** Compile a C file to bitcode the way the tsklee docs say to. */
+export function compileC(input: string, outDir: string): string {
+  const bc = join(outDir, `${basename(input, '.c')}.bc`);
+  const include = join(packageRoot(import.meta.url), 'runtime', 'include');
+  try {
+    execFileSync(RUNTIME_CLANG, ['-emit-llvm', '-c', '-g', '-O0', '-Xclang', '-disable-O0-optnone', `-I${include}`, input, '-o', bc], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException & { status?: number };
+    if (err.code === 'ENOENT') throw new UsageError(`${input}: ${RUNTIME_CLANG} is needed to compile C input (or give a .bc file)`);
+    throw new UsageError(`${input}: ${RUNTIME_CLANG} failed (exit status ${err.status ?? '?'})`);
+  }
+  return bc;
+}
+
+/** Assemble textual IR with the first llvm-as that accepts it. */
+export function assembleLl(input: string, outDir: string): string {
+  const bc = join(outDir, `${basename(input, '.ll')}.bc`);
+  let firstError: string | null = null;
+  let found = false;
+  for (const tool of LLVM_AS_CANDIDATES) {
+    try {
+      execFileSync(tool, [input, '-o', bc], { stdio: ['ignore', 'ignore', 'pipe'] });
+      return bc;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      found = true;
+      firstError ??= firstLine(e) || `${tool} failed`;
+    }
+  }
+  if (!found) throw new UsageError(`${input}: llvm-as is needed to read textual IR (tried ${LLVM_AS_CANDIDATES.join(', ')}; or give a .bc file)`);
+  throw new UsageError(`${input}: not valid LLVM assembly (${firstError})`);
+}
