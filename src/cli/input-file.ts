@@ -74,3 +74,29 @@ export function assembleLl(input: string, outDir: string): string {
   if (!found) throw new UsageError(`${input}: llvm-as is needed to read textual IR (tried ${LLVM_AS_CANDIDATES.join(', ')}; or give a .bc file)`);
   throw new UsageError(`${input}: not valid LLVM assembly (${firstError})`);
 }
+
+/** opt binaries tried for --optimize, newest first (it must read the program's bitcode). */
+export const OPT_CANDIDATES = ['opt-19', 'opt-16', 'opt-14', 'opt'];
+
+/**
+ * KLEE's --optimize: the module through LLVM's -O2 pipeline (dead code elimination, constant
+ * propagation, CFG simplification, inlining of small functions, …) before execution, with
+ * the installed `opt`. Vectorisation is off, as in KLEE's pass list (Optimize.cpp has none).
+ * Functions marked `optnone` (clang -O0 without `-Xclang -disable-O0-optnone`) stay as they
+ * are, as under KLEE.
+ */
+export function optimizeBitcode(bc: string, outDir: string): string {
+  const out = join(outDir, `${basename(bc, '.bc')}.opt.bc`);
+  let firstError: string | null = null;
+  for (const tool of OPT_CANDIDATES) {
+    try {
+      execFileSync(tool, ['-O2', '-vectorize-loops=false', '-vectorize-slp=false', bc, '-o', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+      return out;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      firstError ??= firstLine(e) || `${tool} failed`;
+    }
+  }
+  if (firstError === null) throw new UsageError(`--optimize needs LLVM's opt (tried ${OPT_CANDIDATES.join(', ')})`);
+  throw new UsageError(`--optimize: opt failed on ${bc} (${firstError})`);
+}

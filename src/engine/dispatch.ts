@@ -78,6 +78,8 @@ export function execSlow(ex: Executor, st: ExecutionState, ki: KInst): void {
       return execAlloca(ex, st, ki);
     case Op.Load:
       return execLoad(ex, st, ki);
+    case Op.LoadSlow:
+      return execLoad(ex, st, ki);
     case Op.Store:
       return execStore(ex, st, ki);
     case Op.GEP:

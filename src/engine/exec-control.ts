@@ -55,6 +55,10 @@ export function execSwitch(ex: Executor, st: ExecutionState, ki: KInst): void {
     return;
   }
   const ce = cond;
+  if (ex.opts.switchType === 'simple') {
+    switchAsBranches(ex, st, info, ce, w);
+    return;
+  }
   // KLEE's order: cases sorted by value, targets in order of first feasible case, default last.
   const order = info.values.map((_, i) => i).sort((i, j) => compareValues(info.values[i]!, info.values[j]!, w));
   const targets: Edge[] = [];
@@ -95,6 +99,26 @@ export function execSwitch(ex: Executor, st: ExecutionState, ki: KInst): void {
     const s = states[i];
     if (s !== null && s !== undefined) transfer(ex, s, targets[i]!);
   }
+}
+
+/**
+ * --switch-type=simple (KLEE's LowerSwitchPass): the switch as a chain of `cond == case`
+ * branches in the order of its cases, then the default — one two-way fork per feasible case,
+ * so cases sharing a block are separate paths (the internal switch forks once per block).
+ */
+function switchAsBranches(ex: Executor, st: ExecutionState, info: SwitchInfo, ce: Expr, w: number): void {
+  let rest: ExecutionState | null = st;
+  const seen = new Set<number | bigint>();
+  for (let i = 0; i < info.values.length && rest !== null; i++) {
+    const v = info.values[i]! as number | bigint;
+    if (seen.has(v)) continue;
+    seen.add(v);
+    const [hit, miss]: [ExecutionState | null, ExecutionState | null] = ex.fork(rest, builder.eq(ce, toExpr(v, w)));
+    if (hit !== null) transfer(ex, hit, info.edges[i]!);
+    rest = miss;
+    if (ex.haltReason !== null) return;
+  }
+  if (rest !== null) transfer(ex, rest, info.defaultEdge);
 }
 
 export function execIndirectBr(ex: Executor, st: ExecutionState, ki: KInst): void {

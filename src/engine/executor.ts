@@ -14,7 +14,7 @@ import { Rng } from '../util/rng.js';
 import type { Searcher } from './searchers/searcher.js';
 import { PTree } from './searchers/ptree.js';
 import { KModule } from './prepare/kmodule.js';
-import type { KFunction, KInst } from './prepare/kinst.js';
+import { Op, type KFunction, type KInst } from './prepare/kinst.js';
 import { ConstantError } from './prepare/constants.js';
 import { ExecutionState, StackFrame, StateStatus } from './state.js';
 import { ConstraintSet } from '../solver/layers/constraint-set.js';
@@ -23,9 +23,10 @@ import { Msg, StateAbort, Termination } from './errors.js';
 import { fromExpr, toExpr, type Scalar, type Val } from './values.js';
 import { interpret } from './interpreter.js';
 import { closeKey, MergeGroup, mergeStates } from './merge.js';
-import { callBindings } from './bindings.js';
+import { callBindings, withoutExternalCalls } from './bindings.js';
 import { TestWriter, type RunOutput } from './test-output.js';
 import { libcExit, setEnviron } from './prepare/startup.js';
+import { applyFunctionAliases } from './prepare/function-alias.js';
 import type { Module } from '../ir/module.js';
 import type { CallPathCounts } from './coverage.js';
 import { nowMs } from '../util/clock.js';
@@ -109,10 +110,14 @@ export class Executor {
     // Object and array numbering restart per run: MO ids and const_arr names are deterministic.
     resetObjectIds();
     resetConstArrayCounter();
-    this.km = new KModule(module, callBindings);
+    const aliased = applyFunctionAliases(module, this.opts.functionAliases);
+    this.km = new KModule(module, this.opts.externalCalls === 'none' ? withoutExternalCalls(callBindings) : callBindings);
+    // --make-concrete-symbolic: every load through the general path (the fast one reads bytes)
+    if (this.opts.makeConcreteSymbolic > 0) for (const ki of this.km.instructions) if (ki.op === Op.Load) ki.op = Op.LoadSlow;
     this.covered = new Float64Array(this.km.instructions.length);
     this.writer = new TestWriter(this, output);
     for (const w of this.km.warnings) this.warning(w);
+    for (const [from, to] of aliased) this.message(`function ${from} aliased to ${to} (--function-alias)`);
   }
 
   // ------------------------------------------------------------------ logging
@@ -152,7 +157,7 @@ export class Executor {
     }
     const kf = this.km.kfunction(entry)!;
     const as = new AddressSpace();
-    const st = new ExecutionState(this.nextStateId++, [], new ConstraintSet(), as, new Allocator());
+    const st = new ExecutionState(this.nextStateId++, [], new ConstraintSet({ rewriteEqualities: this.opts.rewriteEqualities }), as, new Allocator());
     this.initializeGlobals(st);
     const errno = st.allocator.allocate(4, ObjectKind.Fixed, 4, 'errno')!;
     errno.name = 'errno';

@@ -116,7 +116,7 @@ export function mergeStates(ex: Executor, a: ExecutionState, b: ExecutionState):
       w.write8(i, builder.select(condA, xe, ye));
     }
   }
-  const merged = new ConstraintSet();
+  const merged = new ConstraintSet({ rewriteEqualities: ex.opts.rewriteEqualities });
   for (const c of common) merged.add(c);
   const either = builder.or(condA, condB);
   if (either.kind !== ExprKind.Constant) merged.add(either);

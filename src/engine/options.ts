@@ -55,8 +55,43 @@ export interface EngineOptions {
   quantum: number;
   /** Merge states at klee_close_merge (KLEE's --use-merge); without it the calls are ignored. */
   useMerge: boolean;
-  /** Largest stack depth (frames) before a state ends with an error. Default 10000. */
+  /** Largest stack depth (frames); a call beyond it ends the state early (KLEE's --max-stack-frames). Default 8192, as KLEE. */
   maxStackFrames: number;
+  // ---------------------------------------------------------------- KLEE options (issue 21)
+  /** How a symbolic switch forks (KLEE's --switch-type): 'internal' once per feasible target block, 'simple' once per case, in case order. Default 'internal'. */
+  switchType: 'internal' | 'simple';
+  /** klee_assume(false) on a path ends it silently instead of with a user error (KLEE's --silent-klee-assume). */
+  silentKleeAssume: boolean;
+  /** Substitute constants into the path condition when an equality with a constant is added (KLEE's --rewrite-equalities). Default true. */
+  rewriteEqualities: boolean;
+  /**
+   * Calls to functions whose whole name matches `pattern` (a regular expression) call
+   * `target` instead (KLEE's --function-alias / klee_alias_function).
+   */
+  functionAliases: { pattern: string; target: string }[];
+  /**
+   * KLEE's --external-calls. tsklee never runs code natively: 'concrete' and 'all' both mean
+   * "functions tsklee models" (its libc, libm); 'none' refuses those too (the path ends with
+   * KLEE's "external calls disallowed" error). Default 'concrete'.
+   */
+  externalCalls: 'none' | 'concrete' | 'all';
+  /**
+   * A symbolic offset into an object larger than this many bytes is fixed to one value it may
+   * take (KLEE's --max-sym-array-size; 0 = no limit).
+   */
+  maxSymArraySize: number;
+  /** About 1 in N concrete loads gives a fresh symbolic value constrained to the loaded one (KLEE's --make-concrete-symbolic; 0 = off). */
+  makeConcreteSymbolic: number;
+  /**
+   * A symbolic pointer that may point into several objects is resolved to the one object of
+   * the current counterexample only, with a bounds check there (KLEE's --single-object-resolution).
+   */
+  singleObjectResolution: boolean;
+  /** KLEE's --use-batching-search with --batch-instructions and --batch-time (seconds); undefined = off. */
+  batching?: { instructions: number; timeSeconds: number };
+  /** KLEE's --use-iterative-deepening-time-search. */
+  iterativeDeepeningTime: boolean;
+  // ---------------------------------------------------------------- end KLEE options (issue 21)
   /**
    * Replay a test: klee_make_symbolic (and klee_int, klee_range) give the test's objects, in
    * order, instead of symbolic values, so the run follows the test's path concretely.
@@ -88,8 +123,18 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   libc: 'none',
   posixRuntime: false,
   quantum: 10000,
-  maxStackFrames: 10000,
+  maxStackFrames: 8192,
   useMerge: false,
+  // KLEE options (issue 21)
+  switchType: 'internal',
+  silentKleeAssume: false,
+  rewriteEqualities: true,
+  functionAliases: [],
+  externalCalls: 'concrete',
+  maxSymArraySize: 0,
+  makeConcreteSymbolic: 0,
+  singleObjectResolution: false,
+  iterativeDeepeningTime: false,
 };
 
 export function resolveOptions(o: Partial<EngineOptions> = {}): EngineOptions {

@@ -22,7 +22,7 @@ import { compareRun, type Verdict } from '../../replay/compare.js';
 import { LIBC_CHOICES, loadProgram, RuntimeSetupError, type LibcChoice } from '../../engine/prepare/runtime.js';
 import type { GlobalArgs } from '../context.js';
 import { UsageError, writeStdout } from '../errors.js';
-import { parseTimeSpan } from './run.js';
+import { parseTimeSpan } from './time-span.js';
 import { inputBitcode, needsTranslation } from '../input-file.js';
 
 interface ReplayArgs extends GlobalArgs {

@@ -13,6 +13,7 @@ import { EXIT_ON_ERROR_NAMES } from '../../engine/errors.js';
 import { SEARCH_NAMES } from '../../engine/searchers/index.js';
 import { LIBC_CHOICES } from '../../engine/prepare/runtime.js';
 import { SOLVER_BACKENDS } from '../../solver/index.js';
+import { KLEE_BEHAVIOUR_OPTIONS } from './run-klee-options.js';
 
 export type RunOptionType = 'boolean' | 'string' | 'number';
 
@@ -81,4 +82,6 @@ export const RUN_OPTIONS: Readonly<Table> = {
   ...CHECK_OPTIONS,
   ...TEST_FILE_OPTIONS,
   ...SOLVER_OPTIONS,
+  // KLEE's options of issue 21 (run-klee-options.ts)
+  ...KLEE_BEHAVIOUR_OPTIONS,
 };

@@ -31,9 +31,11 @@ import { UsageError } from '../errors.js';
 import { ProgressLine } from '../progress.js';
 import { normalizeKleeArgs, tableLookup } from '../klee-args.js';
 import { RUN_OPTIONS } from './run-options.js';
-import { inputBitcode, needsTranslation } from '../input-file.js';
+import { parseTimeSpan } from './time-span.js';
+import { kleeBehaviourOptions, type KleeBehaviourArgs } from './run-klee-options.js';
+import { inputBitcode, needsTranslation, optimizeBitcode } from '../input-file.js';
 
-interface RunArgs extends GlobalArgs {
+interface RunArgs extends GlobalArgs, KleeBehaviourArgs {
   input: string;
   args: string[];
   outputDir?: string;
@@ -76,22 +78,7 @@ function solverBackendArg(v: string | undefined, option: string): SolverBackendN
   return name;
 }
 
-/** KLEE's time spans: "90", "90s", "1.5min", "2h", "500ms", "1h30min". Seconds. */
-export function parseTimeSpan(s: string, option: string): number {
-  const t = s.trim();
-  if (/^\d+(\.\d+)?$/.test(t)) return Number(t);
-  const re = /(\d+(?:\.\d+)?)(h|min|s|ms|us|ns)/gy;
-  let total = 0;
-  let m: RegExpExecArray | null;
-  let pos = 0;
-  const unit: Record<string, number> = { h: 3600, min: 60, s: 1, ms: 1e-3, us: 1e-6, ns: 1e-9 };
-  while ((m = re.exec(t)) !== null) {
-    total += Number(m[1]) * unit[m[2]!]!;
-    pos = re.lastIndex;
-  }
-  if (pos !== t.length || t.length === 0) throw new UsageError(`--${option}: invalid time span '${s}' (e.g. 30, 30s, 5min, 1h)`);
-  return total;
-}
+export { parseTimeSpan } from './time-span.js';
 
 function list(v: string | string[] | undefined): string[] {
   if (v === undefined) return [];
@@ -132,14 +119,17 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     const libc = (argv.libc ?? 'none') as LibcChoice;
     if (!LIBC_CHOICES.includes(libc)) throw new UsageError(`--libc=${argv.libc}: unknown C library (choices: ${LIBC_CHOICES.join(', ')})`);
     const posixRuntime = argv.posixRuntime === true;
+    // KLEE's options (run-klee-options.ts), checked before anything is read or written
+    const klee = kleeBehaviourOptions(argv);
     for (const n of list(argv.exitOnErrorType)) {
       if (EXIT_ON_ERROR_NAMES[n] === undefined) throw new UsageError(`--exit-on-error-type: unknown error type '${n}' (${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')})`);
     }
     let tmp: string | undefined;
     let bcPath = input;
-    if (needsTranslation(input)) {
+    if (needsTranslation(input) || argv.optimize === true) {
       tmp = mkdtempSync(join(tmpdir(), 'tsklee-cc-'));
       bcPath = inputBitcode(input, tmp);
+      if (argv.optimize === true) bcPath = optimizeBitcode(bcPath, tmp);
     }
     // Start the solver backend (WebAssembly compilation runs in the background) while the
     // module is read; the chain goes on top once the output directory (--write-smt2s) exists.
@@ -162,7 +152,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         oracleP = createBackend(solverBackendArg(argv.debugValidateSolverBackend, 'debug-validate-solver-backend'), solverOpts.timeoutMs);
         oracleP.catch(() => {});
       }
-      const loaded = await loadProgram([bcPath], { libc, posixRuntime }, { onWarning: (m) => process.stderr.write(`tsklee: warning: ${m}\n`) });
+      const loaded = await loadProgram([bcPath], { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none' }, { onWarning: (m) => process.stderr.write(`tsklee: warning: ${m}\n`) });
       const { module, entryPoint } = loaded;
       const opts: Partial<EngineOptions> = {
         entryPoint: argv.entryPoint ?? (entryPoint !== 'main' ? entryPoint : undefined),
@@ -188,9 +178,13 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         useMerge: argv.useMerge,
         libc: loaded.libc,
         posixRuntime,
+        ...klee,
       };
       // Everything that can be refused is checked before the output directory exists.
       resolveSearchNames(opts.search ?? []);
+      for (const a of klee.functionAliases ?? []) {
+        if (module.getFunction(a.target) === undefined) throw new UsageError(`--function-alias=${a.pattern}:${a.target}: no function named '${a.target}' in the program`);
+      }
       const entry = module.getFunction(opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint);
       if (entry === undefined || entry.isDeclaration) throw new EngineSetupError(`entry point '${opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint}' not found in the module`);
       const core = await coreP;

@@ -80,6 +80,8 @@ export enum Op {
   VecOp,
   /** Not supported: executing it ends the state with an exec error (aux: the message). */
   Unsupported,
+  /** A load always taken through the general path (--make-concrete-symbolic rewrites Load to it). */
+  LoadSlow,
 }
 
 /** A special function or intrinsic implemented by the engine. */

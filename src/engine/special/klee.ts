@@ -49,8 +49,10 @@ export const handleMakeSymbolic: SpecialHandler = (ex, st, ki, args) => {
 
 export const handleAssume: SpecialHandler = (ex, st, ki, args) => {
   const e = nonZero(args[0]!, argWidth(ki, 0));
-  if (ex.mustBeFalse(st, e)) ex.terminateOnError(st, Msg.assumeFalse, Termination.User);
-  else st.addConstraint(e);
+  if (!ex.mustBeFalse(st, e)) st.addConstraint(e);
+  // --silent-klee-assume: the path just ends, without a test or an error
+  else if (ex.opts.silentKleeAssume) ex.terminateSilently(st, Termination.SilentExit);
+  else ex.terminateOnError(st, Msg.assumeFalse, Termination.User);
 };
 
 export const handleIsSymbolic: SpecialHandler = (ex, st, ki, args) => {

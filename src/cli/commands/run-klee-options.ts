@@ -1,0 +1,98 @@
+/**
+ * KLEE's options that change what `tsklee run` does (issue 21), apart from the core ones in
+ * run-options.ts: their rows of the option table, and how they map onto EngineOptions.
+ * Validation happens here, before the output directory exists (a bad value is one line).
+ */
+import type { EngineOptions } from '../../engine/options.js';
+import { FunctionAliasError, parseFunctionAlias } from '../../engine/prepare/function-alias.js';
+import { BATCH_DEFAULTS } from '../../engine/searchers/index.js';
+import { UsageError } from '../errors.js';
+import type { RunOptionSpec } from './run-options.js';
+import { parseTimeSpan } from './time-span.js';
+
+export const SWITCH_TYPES = ['internal', 'simple'] as const;
+export const EXTERNAL_CALLS = ['none', 'concrete', 'all'] as const;
+
+/** Rows of the option table. */
+export const KLEE_BEHAVIOUR_OPTIONS: Record<string, RunOptionSpec> = {
+  optimize: { type: 'boolean', describe: "run LLVM's -O2 pipeline (installed opt) on the program before executing it" },
+  'function-alias': { type: 'string', describe: 'REGEX:NAME: calls to functions whose name matches REGEX call NAME instead (repeatable)' },
+  'switch-type': { type: 'string', describe: 'symbolic switch: internal (one fork per target block, default) or simple (one fork per case, as a chain of branches)' },
+  'rewrite-equalities': { type: 'boolean', describe: 'substitute a constant into the path condition when an equality with it is added (default true)' },
+  'external-calls': { type: 'string', describe: "none | concrete | all: tsklee runs no code natively, so concrete and all (default concrete) mean the functions tsklee models (its libc, libm); none refuses those too" },
+  'max-stack-frames': { type: 'number', describe: 'end a state early when a call would exceed this many stack frames (default 8192)' },
+  'max-sym-array-size': { type: 'number', describe: 'fix a symbolic offset into an object of at least this many bytes to one value (default 0 = off)' },
+  'silent-klee-assume': { type: 'boolean', describe: 'klee_assume(false) ends the path silently instead of with a user error' },
+  'make-concrete-symbolic': { type: 'number', describe: 'make about 1 in N concrete loads symbolic, constrained to their value (testing; default 0 = off)' },
+  'single-object-resolution': { type: 'boolean', describe: 'resolve a symbolic pointer to the object of the current counterexample only (no fork into other objects)' },
+  'use-batching-search': { type: 'boolean', describe: 'keep running the selected state for --batch-instructions / --batch-time' },
+  'batch-instructions': { type: 'number', describe: `instructions per batch (default ${BATCH_DEFAULTS.instructions}; 0 = no limit)` },
+  'batch-time': { type: 'string', describe: `time per batch (default ${BATCH_DEFAULTS.timeSeconds}s; 0 = no limit)` },
+  'use-iterative-deepening-time-search': { type: 'boolean', describe: 'pause states that ran longer than a time slice that doubles each round (experimental, as in KLEE)' },
+};
+
+/** The parsed values of these options (yargs' camel-case names). */
+export interface KleeBehaviourArgs {
+  optimize?: boolean;
+  functionAlias?: string | string[];
+  switchType?: string;
+  rewriteEqualities?: boolean;
+  externalCalls?: string;
+  maxStackFrames?: number;
+  maxSymArraySize?: number;
+  silentKleeAssume?: boolean;
+  makeConcreteSymbolic?: number;
+  singleObjectResolution?: boolean;
+  useBatchingSearch?: boolean;
+  batchInstructions?: number;
+  batchTime?: string;
+  useIterativeDeepeningTimeSearch?: boolean;
+}
+
+function oneOf<T extends string>(option: string, v: string | undefined, choices: readonly T[]): T | undefined {
+  if (v === undefined) return undefined;
+  if (!(choices as readonly string[]).includes(v)) throw new UsageError(`--${option}=${v}: expected one of ${choices.join(', ')}`);
+  return v as T;
+}
+
+function nonNegativeInt(option: string, v: number | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!Number.isInteger(v) || v < 0) throw new UsageError(`--${option}=${v}: expected a whole number >= 0`);
+  return v;
+}
+
+function all(v: string | string[] | undefined): string[] {
+  return v === undefined ? [] : ([] as string[]).concat(v);
+}
+
+/** EngineOptions for these options; throws UsageError for a bad value. */
+export function kleeBehaviourOptions(a: KleeBehaviourArgs): Partial<EngineOptions> {
+  let functionAliases;
+  try {
+    functionAliases = all(a.functionAlias).map(parseFunctionAlias);
+  } catch (e) {
+    if (e instanceof FunctionAliasError) throw new UsageError(e.message);
+    throw e;
+  }
+  const stackFrames = nonNegativeInt('max-stack-frames', a.maxStackFrames);
+  return {
+    functionAliases,
+    switchType: oneOf('switch-type', a.switchType, SWITCH_TYPES),
+    rewriteEqualities: a.rewriteEqualities,
+    externalCalls: oneOf('external-calls', a.externalCalls, EXTERNAL_CALLS),
+    // KLEE: 0 = no limit
+    maxStackFrames: stackFrames === 0 ? Number.MAX_SAFE_INTEGER : stackFrames,
+    maxSymArraySize: nonNegativeInt('max-sym-array-size', a.maxSymArraySize),
+    silentKleeAssume: a.silentKleeAssume,
+    makeConcreteSymbolic: nonNegativeInt('make-concrete-symbolic', a.makeConcreteSymbolic),
+    singleObjectResolution: a.singleObjectResolution,
+    batching:
+      a.useBatchingSearch === true
+        ? {
+            instructions: nonNegativeInt('batch-instructions', a.batchInstructions) ?? BATCH_DEFAULTS.instructions,
+            timeSeconds: a.batchTime !== undefined ? parseTimeSpan(a.batchTime, 'batch-time') : BATCH_DEFAULTS.timeSeconds,
+          }
+        : undefined,
+    iterativeDeepeningTime: a.useIterativeDeepeningTimeSearch,
+  };
+}
