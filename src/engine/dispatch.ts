@@ -29,6 +29,8 @@ export function execSlow(ex: Executor, st: ExecutionState, ki: KInst): void {
       return execBr(ex, st, ki);
     case Op.CondBr:
       return execCondBr(ex, st, ki);
+    case Op.CondBrSlow:
+      return execCondBr(ex, st, ki);
     case Op.Switch:
       return execSwitch(ex, st, ki);
     case Op.IndirectBr:

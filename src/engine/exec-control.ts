@@ -26,13 +26,51 @@ export function transfer(ex: Executor, st: ExecutionState, e: Edge): void {
 export function execCondBr(ex: Executor, st: ExecutionState, ki: KInst): void {
   const edges = ki.aux as Edge[];
   const c = st.top.regs[ki.a] as Scalar;
+  if (ex.opts.replayPath !== undefined) {
+    replayBranch(ex, st, edges, c, ex.opts.replayPath);
+    return;
+  }
+  const recording = ex.opts.writePaths || ex.opts.writeSymPaths;
   if (typeof c !== 'object') {
+    if (recording) st.path = { bit: c !== 0 ? 1 : 0, prev: st.path };
     transfer(ex, st, edges[c !== 0 ? 0 : 1]!);
     return;
   }
   const [t, f] = ex.fork(st, c);
+  if (recording) {
+    // KLEE's path streams: every branch in .path, the ones that forked in .sym.path
+    if (t !== null) t.path = { bit: 1, prev: t.path };
+    if (f !== null) f.path = { bit: 0, prev: f.path };
+    if (t !== null && f !== null) {
+      t.symPath = { bit: 1, prev: t.symPath };
+      f.symPath = { bit: 0, prev: f.symPath };
+    }
+  }
   if (t !== null) transfer(ex, t, edges[0]!);
   if (f !== null) transfer(ex, f, edges[1]!);
+}
+
+/**
+ * --replay-path: each conditional branch takes the next decision of the file (no fork); a
+ * decision the path condition rules out, or running out of decisions, ends the state (KLEE
+ * stops with an assertion there).
+ */
+function replayBranch(ex: Executor, st: ExecutionState, edges: Edge[], c: Scalar, decisions: readonly (0 | 1)[]): void {
+  const i = st.replayPathPosition++;
+  if (i >= decisions.length) {
+    ex.terminateOnError(st, 'replay path: ran out of branches in the path file', Termination.User);
+    return;
+  }
+  const bit = decisions[i]!;
+  st.path = { bit, prev: st.path };
+  const cond: Expr = typeof c === 'object' ? c : c !== 0 ? TRUE : FALSE;
+  const taken = bit === 1 ? cond : builder.not(cond);
+  if (typeof c !== 'object' ? (c !== 0) !== (bit === 1) : ex.mustBeFalse(st, taken)) {
+    ex.terminateOnError(st, `replay path: decision ${i + 1} (${bit}) is infeasible here`, Termination.User);
+    return;
+  }
+  if (typeof c === 'object') st.addConstraint(taken);
+  transfer(ex, st, edges[bit === 1 ? 0 : 1]!);
 }
 
 export function execBr(ex: Executor, st: ExecutionState, ki: KInst): void {

@@ -114,6 +114,8 @@ export class Executor {
     this.km = new KModule(module, this.opts.externalCalls === 'none' ? withoutExternalCalls(callBindings) : callBindings);
     // --make-concrete-symbolic: every load through the general path (the fast one reads bytes)
     if (this.opts.makeConcreteSymbolic > 0) for (const ki of this.km.instructions) if (ki.op === Op.Load) ki.op = Op.LoadSlow;
+    // path files record concrete branches too: those through the general path then
+    if (this.opts.writePaths || this.opts.replayPath !== undefined) for (const ki of this.km.instructions) if (ki.op === Op.CondBr) ki.op = Op.CondBrSlow;
     this.covered = new Float64Array(this.km.instructions.length);
     this.writer = new TestWriter(this, output);
     for (const w of this.km.warnings) this.warning(w);

@@ -91,6 +91,22 @@ export interface EngineOptions {
   batching?: { instructions: number; timeSeconds: number };
   /** KLEE's --use-iterative-deepening-time-search. */
   iterativeDeepeningTime: boolean;
+  /** Write testN.path: the decision (1 = true side) at every conditional branch (KLEE's --write-paths). */
+  writePaths: boolean;
+  /** Write testN.sym.path: the decisions at branches that forked (KLEE's --write-sym-paths). */
+  writeSymPaths: boolean;
+  /** Follow these decisions at the conditional branches instead of forking (KLEE's --replay-path; the contents of a .path file). */
+  replayPath?: (0 | 1)[];
+  /** Write no test files at all (KLEE's --write-no-tests). */
+  writeNoTests: boolean;
+  /** Write testN.info with the time the test took to generate (KLEE's --write-test-info). */
+  writeTestInfo: boolean;
+  /** Write testN.cvc: the path condition (SMT-LIB2, as KLEE does with a non-STP solver; --write-cvcs). */
+  writeCvcs: boolean;
+  /** Write testN.xml in Test-Comp's format (KLEE's --write-xml-tests); KLEE then writes no testN.info. */
+  writeXmlTests: boolean;
+  /** Write assembly.ll, the module error reports point into (KLEE's --output-source). Default true. */
+  outputSource: boolean;
   // ---------------------------------------------------------------- end KLEE options (issue 21)
   /**
    * Replay a test: klee_make_symbolic (and klee_int, klee_range) give the test's objects, in
@@ -135,6 +151,13 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   makeConcreteSymbolic: 0,
   singleObjectResolution: false,
   iterativeDeepeningTime: false,
+  writePaths: false,
+  writeSymPaths: false,
+  writeNoTests: false,
+  writeTestInfo: false,
+  writeCvcs: false,
+  writeXmlTests: false,
+  outputSource: true,
 };
 
 export function resolveOptions(o: Partial<EngineOptions> = {}): EngineOptions {

@@ -14,7 +14,8 @@ import type { ExprArray } from '../expr/array.js';
 import { builder } from '../expr/builder.js';
 import { isSolverFailure } from '../solver/solver.js';
 import type { Executor } from './executor.js';
-import type { ExecutionState } from './state.js';
+import { pathBits, type ExecutionState, type PathBit } from './state.js';
+import { formatTestXml } from '../output/test-xml.js';
 import { ERR_SUFFIX, EXIT_ON_ERROR_NAMES, Termination } from './errors.js';
 import { toUBig, type Val } from './values.js';
 import type { KInst } from './prepare/kinst.js';
@@ -153,7 +154,7 @@ export class TestWriter {
 
   /** assembly.ll, the first time a report refers to it. */
   private writeAssembly(): void {
-    if (this.assemblyWritten || this.output.writeFile === undefined) return;
+    if (this.assemblyWritten || this.output.writeFile === undefined || !this.ex.opts.outputSource) return;
     this.assemblyWritten = true;
     this.output.writeFile('assembly.ll', this.assembly.text);
   }
@@ -161,6 +162,9 @@ export class TestWriter {
   /** Write one test for st (a .ktest when its inputs can be computed, plus extras; `exited`: the path exited normally). */
   private processTestCase(st: ExecutionState, extras: WriteTestExtras, exited = false): number {
     const ex = this.ex;
+    // --write-no-tests: KLEE writes nothing for the test (not even its .err)
+    if (ex.opts.writeNoTests) return 0;
+    const t0 = Date.now();
     const ktest = this.symbolicSolution(st);
     if (ktest === null) ex.warning('unable to get symbolic solution, losing test case');
     // the console output (.stdout, .stderr) and exit status (exit-status.txt) under this test's inputs
@@ -170,6 +174,12 @@ export class TestWriter {
     if (extras.files !== undefined) Object.assign(files, extras.files);
     if (ex.opts.writeSmt2s) files.smt2 = toSmtLib2(st.constraints.toArray().length > 0 ? [...st.constraints.toArray()] : [TRUE]).text;
     if (ex.opts.writeKQueries) files.kquery = st.constraints.toArray().map((c) => printKQuery(c)).join('\n') + '\n';
+    if (ex.opts.writeCvcs) files.cvc = toSmtLib2(st.constraints.toArray().length > 0 ? [...st.constraints.toArray()] : [TRUE]).text;
+    if (ex.opts.writePaths) files.path = pathFile(st.path);
+    if (ex.opts.writeSymPaths) files['sym.path'] = pathFile(st.symPath);
+    if (ex.opts.writeXmlTests && ktest !== null) files.xml = formatTestXml(ktest, extras.errKind !== undefined || extras.errText !== undefined);
+    // KLEE writes .info only without --write-xml-tests
+    if (ex.opts.writeTestInfo && !ex.opts.writeXmlTests) files.info = `Time to generate test case: ${((Date.now() - t0) / 1000).toFixed(3)}s\n`;
     if (record.exitStatus !== undefined) extras.exitStatus = record.exitStatus;
     extras.files = files;
     const id = this.output.writeTest(ktest, extras);
@@ -222,6 +232,12 @@ export class TestWriter {
     for (let i = 0; i < opts.programArgs.length; i++) args.push(opts.programArgs[i]!);
     return args;
   }
+}
+
+/** A .path / .sym.path file: one decision a line, oldest first (KLEE's format). */
+function pathFile(p: PathBit | null): string {
+  const bits = pathBits(p);
+  return bits.length === 0 ? '' : `${bits.join('\n')}\n`;
 }
 
 /** KLEE prints constant arguments as unsigned decimal. */

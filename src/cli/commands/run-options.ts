@@ -14,6 +14,7 @@ import { SEARCH_NAMES } from '../../engine/searchers/index.js';
 import { LIBC_CHOICES } from '../../engine/prepare/runtime.js';
 import { SOLVER_BACKENDS } from '../../solver/index.js';
 import { KLEE_BEHAVIOUR_OPTIONS } from './run-klee-options.js';
+import { KLEE_NOTED_OPTIONS, KLEE_OUTPUT_OPTIONS } from './run-klee-output.js';
 
 export type RunOptionType = 'boolean' | 'string' | 'number';
 
@@ -84,4 +85,6 @@ export const RUN_OPTIONS: Readonly<Table> = {
   ...SOLVER_OPTIONS,
   // KLEE's options of issue 21 (run-klee-options.ts)
   ...KLEE_BEHAVIOUR_OPTIONS,
+  ...KLEE_OUTPUT_OPTIONS,
+  ...KLEE_NOTED_OPTIONS,
 };

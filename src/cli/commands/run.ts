@@ -33,9 +33,14 @@ import { normalizeKleeArgs, tableLookup } from '../klee-args.js';
 import { RUN_OPTIONS } from './run-options.js';
 import { parseTimeSpan } from './time-span.js';
 import { kleeBehaviourOptions, type KleeBehaviourArgs } from './run-klee-options.js';
+import { kleeOutputOptions, notedOptionWarnings, queryLogs, type KleeOutputArgs } from './run-klee-output.js';
+import { formatXmlMetadata } from '../../output/test-xml.js';
+import { LoggingSolver } from '../../solver/logging-solver.js';
+import { printModule } from '../../ir/printer/index.js';
+import { warnLine } from '../context.js';
 import { inputBitcode, needsTranslation, optimizeBitcode } from '../input-file.js';
 
-interface RunArgs extends GlobalArgs, KleeBehaviourArgs {
+interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs {
   input: string;
   args: string[];
   outputDir?: string;
@@ -70,9 +75,32 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs {
   debugValidateSolverBackend?: string;
 }
 
+/**
+ * --libc: tsklee's own C library stands in for KLEE's two: `klee` (KLEE's minimal libc)
+ * silently, `uclibc` with a one-line note (its behaviour is glibc's, not uClibc's).
+ */
+function libcChoice(v: string | undefined): LibcChoice {
+  if (v === 'klee') return 'tsklee';
+  if (v === 'uclibc') {
+    warnLine("--libc=uclibc: tsklee links its own C library (as --libc=tsklee); it follows glibc's behaviour, not klee-uclibc's");
+    return 'tsklee';
+  }
+  const libc = (v ?? 'none') as LibcChoice;
+  if (!LIBC_CHOICES.includes(libc)) throw new UsageError(`--libc=${v}: unknown C library (choices: ${[...LIBC_CHOICES, 'klee', 'uclibc'].join(', ')})`);
+  return libc;
+}
+
+/** KLEE's solver backends that tsklee does not have. */
+const KLEE_ONLY_BACKENDS = ['stp', 'metasmt', 'dummy'];
+
 /** A --solver-backend style value, checked (and an external solver's binary located) before anything is written. */
 function solverBackendArg(v: string | undefined, option: string): SolverBackendName {
-  const name = (v ?? 'z3') as SolverBackendName;
+  const given = v ?? 'z3';
+  if (KLEE_ONLY_BACKENDS.includes(given)) {
+    const what = given === 'metasmt' ? 'metaSMT' : given === 'stp' ? 'STP' : 'dummy solver';
+    throw new UsageError(`--${option}=${given}: tsklee has no ${what} backend; use one of ${SOLVER_BACKENDS.join(', ')}`);
+  }
+  const name = given as SolverBackendName;
   if (!SOLVER_BACKENDS.includes(name)) throw new UsageError(`--${option}=${v}: unknown solver backend (${SOLVER_BACKENDS.join(', ')})`);
   if (isExternalBackend(name)) resolveBackend(name);
   return name;
@@ -116,11 +144,12 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .example('$0 run --search=dfs --max-time=30s prog.c', '') as unknown as Argv<RunArgs>,
   handler: async (argv) => {
     const input = argv.input;
-    const libc = (argv.libc ?? 'none') as LibcChoice;
-    if (!LIBC_CHOICES.includes(libc)) throw new UsageError(`--libc=${argv.libc}: unknown C library (choices: ${LIBC_CHOICES.join(', ')})`);
+    const libc = libcChoice(argv.libc);
     const posixRuntime = argv.posixRuntime === true;
     // KLEE's options (run-klee-options.ts), checked before anything is read or written
-    const klee = kleeBehaviourOptions(argv);
+    const klee = { ...kleeBehaviourOptions(argv), ...kleeOutputOptions(argv) };
+    const logs = queryLogs(argv.useQueryLog);
+    for (const note of notedOptionWarnings(argv as unknown as Record<string, unknown>)) warnLine(note);
     for (const n of list(argv.exitOnErrorType)) {
       if (EXIT_ON_ERROR_NAMES[n] === undefined) throw new UsageError(`--exit-on-error-type: unknown error type '${n}' (${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')})`);
     }
@@ -191,7 +220,24 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       const oracle = await oracleP;
       const out = createOutputDir({ outputDir: argv.outputDir, base: dirname(resolve(input)) });
       // --write-smt2s: besides each test's path condition, every query the backend gets
-      solver = buildChain(core, { ...solverOpts, validationOracle: oracle, smt2Dir: argv.writeSmt2s === true ? out.file('solver-queries') : undefined });
+      solver = buildChain(core, { ...solverOpts, validationOracle: oracle, smt2Dir: argv.writeSmt2s === true || logs.solver ? out.file('solver-queries') : undefined });
+      // --use-query-log=all:…: every query the engine asks, above the whole chain
+      if (logs.all) solver = new LoggingSolver(solver, { dir: out.file('all-queries'), layer: 'all-queries-log' });
+      if (argv.writeXmlTests === true) {
+        writeFileAtomic(
+          out.file('metadata.xml'),
+          formatXmlMetadata({
+            programFile: argv.xmlMetadataProgramfile ?? input,
+            programHash: argv.xmlMetadataProgramhash ?? '',
+            entryFunction: opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint,
+            bugFinding: argv.exitOnError === true,
+            producer: 'tsklee',
+            creationTime: new Date(),
+          }),
+        );
+      }
+      // --output-module: the module as it is executed (tsklee writes LLVM text, not bitcode)
+      if (argv.outputModule === true) writeFileAtomic(out.file('final.ll'), printModule(module));
       const start = new Date();
       const commandLine = ['tsklee', ...process.argv.slice(2)];
       out.writeInfo(formatInfoHeader({ argv: commandLine, pid: process.pid, start }));
@@ -221,6 +267,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
           onStart: (ex) => progress?.start(ex),
           events: {
             onLog: (line, kind) => {
+              if (kind === 'warning' && argv.warningsOnlyToFile === true) return; // warnings.txt has it
               progress?.clear();
               if (kind === 'print') process.stderr.write(`${line}\n`);
               else process.stderr.write(`tsklee: ${line}\n`);

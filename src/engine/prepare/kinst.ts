@@ -82,6 +82,8 @@ export enum Op {
   Unsupported,
   /** A load always taken through the general path (--make-concrete-symbolic rewrites Load to it). */
   LoadSlow,
+  /** A conditional branch always taken through the general path (--write-paths, --replay-path). */
+  CondBrSlow,
 }
 
 /** A special function or intrinsic implemented by the engine. */
