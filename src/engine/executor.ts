@@ -186,6 +186,9 @@ export class Executor {
     return this.errnoMo!;
   }
 
+  /** Where main's envp points (the libc's `environ` starts there). */
+  envpAddress = 0;
+
   /** main's (argc, argv, envp), remembered for when main runs after constructors. */
   mainArgs: Val[] = [];
   mainKf: KFunction | null = null;
@@ -257,7 +260,8 @@ export class Executor {
 
   private buildMainArgs(st: ExecutionState, kf: KFunction): Val[] {
     const nparams = kf.fn.args.length;
-    if (nparams === 0) return [];
+    // main(void) still gets an environment when the libc's `environ` will point at it
+    if (nparams === 0 && !(this.opts.libc === 'tsklee' || this.opts.posixRuntime)) return [];
     const argv = [this.opts.programName, ...this.opts.programArgs];
     const as = st.addressSpace;
     const site = `${kf.name}():  argv`;
@@ -271,13 +275,26 @@ export class Executor {
       ptrs.push(mo.address);
       st.argvObjects.push(mo);
     }
-    // argv[0..argc-1], NULL, envp: NULL (tsklee passes an empty environment)
-    const vec = st.allocator.allocate((argv.length + 2) * 8, ObjectKind.Fixed, 8, site)!;
+    // the environment's strings (EngineOptions.environment)
+    const env = this.opts.environment;
+    const envPtrs: number[] = [];
+    for (let i = 0; i < env.length; i++) {
+      const bytes = new TextEncoder().encode(env[i]!);
+      const mo = st.allocator.allocate(bytes.length + 1, ObjectKind.Fixed, 8, `${kf.name}():  envp`)!;
+      mo.name = `env${i}`;
+      as.bindNew(mo).bytes.set(bytes);
+      envPtrs.push(mo.address);
+    }
+    // argv[0..argc-1], NULL, envp[0..], NULL
+    const vec = st.allocator.allocate((argv.length + envPtrs.length + 2) * 8, ObjectKind.Fixed, 8, site)!;
     vec.name = 'argv';
     const vos = as.bindNew(vec);
     for (let i = 0; i < ptrs.length; i++) vos.view.setBigUint64(i * 8, BigInt(ptrs[i]!), true);
+    const envp = vec.address + (argv.length + 1) * 8;
+    for (let i = 0; i < envPtrs.length; i++) vos.view.setBigUint64((argv.length + 1 + i) * 8, BigInt(envPtrs[i]!), true);
     st.argvObjects.push(vec);
-    const out: Val[] = [argv.length, vec.address, vec.address + (argv.length + 1) * 8];
+    this.envpAddress = envp;
+    const out: Val[] = [argv.length, vec.address, envp];
     return out.slice(0, nparams);
   }
 

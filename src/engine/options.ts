@@ -107,6 +107,11 @@ export interface EngineOptions {
   writeXmlTests: boolean;
   /** Write assembly.ll, the module error reports point into (KLEE's --output-source). Default true. */
   outputSource: boolean;
+  /**
+   * The environment main's envp (and, with the libc, `environ`) holds: `NAME=VALUE` strings
+   * (KLEE's --environ / --env-file). Default DEFAULT_ENVIRONMENT: a fixed one, never the host's.
+   */
+  environment: string[];
   // ---------------------------------------------------------------- end KLEE options (issue 21)
   /**
    * Replay a test: klee_make_symbolic (and klee_int, klee_range) give the test's objects, in
@@ -114,6 +119,22 @@ export interface EngineOptions {
    */
   replay?: { objects: { name: string; bytes: Uint8Array }[] };
 }
+
+/**
+ * The environment a program sees without --environ: the same on every run and machine, and
+ * consistent with the POSIX model (user `user`, uid 1000, home /home/user, working directory
+ * /tmp). KLEE passes its own process's environment instead; tsklee never shows the host's.
+ */
+export const DEFAULT_ENVIRONMENT: readonly string[] = [
+  'HOME=/home/user',
+  'LANG=C',
+  'LOGNAME=user',
+  'PATH=/usr/local/bin:/usr/bin:/bin',
+  'PWD=/tmp',
+  'SHELL=/bin/sh',
+  'TERM=dumb',
+  'USER=user',
+];
 
 export const DEFAULT_OPTIONS: EngineOptions = {
   entryPoint: 'main',
@@ -158,6 +179,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   writeCvcs: false,
   writeXmlTests: false,
   outputSource: true,
+  environment: [...DEFAULT_ENVIRONMENT],
 };
 
 export function resolveOptions(o: Partial<EngineOptions> = {}): EngineOptions {

@@ -3,6 +3,7 @@
  * run-options.ts: their rows of the option table, and how they map onto EngineOptions.
  * Validation happens here, before the output directory exists (a bad value is one line).
  */
+import { readFileSync } from 'node:fs';
 import type { EngineOptions } from '../../engine/options.js';
 import { FunctionAliasError, parseFunctionAlias } from '../../engine/prepare/function-alias.js';
 import { BATCH_DEFAULTS } from '../../engine/searchers/index.js';
@@ -28,6 +29,7 @@ export const KLEE_BEHAVIOUR_OPTIONS: Record<string, RunOptionSpec> = {
   'use-batching-search': { type: 'boolean', describe: 'keep running the selected state for --batch-instructions / --batch-time' },
   'batch-instructions': { type: 'number', describe: `instructions per batch (default ${BATCH_DEFAULTS.instructions}; 0 = no limit)` },
   'batch-time': { type: 'string', describe: `time per batch (default ${BATCH_DEFAULTS.timeSeconds}s; 0 = no limit)` },
+  environ: { type: 'string', describe: "the program's environment: a file of NAME=VALUE lines, as `env` prints them (default: a fixed one, see README)", aliases: ['env-file'] },
   'use-iterative-deepening-time-search': { type: 'boolean', describe: 'pause states that ran longer than a time slice that doubles each round (experimental, as in KLEE)' },
 };
 
@@ -47,6 +49,25 @@ export interface KleeBehaviourArgs {
   batchInstructions?: number;
   batchTime?: string;
   useIterativeDeepeningTimeSearch?: boolean;
+  environ?: string;
+}
+
+/** KLEE's --environ file: one NAME=VALUE a line (blank lines skipped, surrounding blanks trimmed). */
+export function readEnvironFile(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--environ=${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+  const out: string[] = [];
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = raw.trim();
+    if (line === '') continue;
+    if (line.indexOf('=') <= 0) throw new UsageError(`--environ=${path}:${i + 1}: expected NAME=VALUE`);
+    out.push(line);
+  }
+  return out;
 }
 
 function oneOf<T extends string>(option: string, v: string | undefined, choices: readonly T[]): T | undefined {
@@ -94,5 +115,6 @@ export function kleeBehaviourOptions(a: KleeBehaviourArgs): Partial<EngineOption
           }
         : undefined,
     iterativeDeepeningTime: a.useIterativeDeepeningTimeSearch,
+    environment: a.environ !== undefined ? readEnvironFile(a.environ) : undefined,
   };
 }

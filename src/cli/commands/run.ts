@@ -181,10 +181,11 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         oracleP = createBackend(solverBackendArg(argv.debugValidateSolverBackend, 'debug-validate-solver-backend'), solverOpts.timeoutMs);
         oracleP.catch(() => {});
       }
-      const loaded = await loadProgram([bcPath], { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none' }, { onWarning: (m) => process.stderr.write(`tsklee: warning: ${m}\n`) });
+      const loaded = await loadProgram([bcPath], { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none', userMain: posixRuntime ? argv.entryPoint : undefined }, { onWarning: (m) => process.stderr.write(`tsklee: warning: ${m}\n`) });
       const { module, entryPoint } = loaded;
       const opts: Partial<EngineOptions> = {
-        entryPoint: argv.entryPoint ?? (entryPoint !== 'main' ? entryPoint : undefined),
+        // under --posix-runtime, --entry-point names the function the wrapper calls (as KLEE)
+        entryPoint: posixRuntime ? entryPoint : (argv.entryPoint ?? (entryPoint !== 'main' ? entryPoint : undefined)),
         programName: input,
         programArgs: [...(argv.args ?? []), ...(argv['--'] ?? [])].map(String),
         search: list(argv.search),

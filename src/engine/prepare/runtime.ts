@@ -50,6 +50,8 @@ export interface RuntimeChoice {
    * natively). Default true; false = KLEE's `--external-calls=none`, where such calls fail.
    */
   libcOnDemand?: boolean;
+  /** The program's function the POSIX wrapper calls (KLEE's --entry-point under --posix-runtime). Default 'main'. */
+  userMain?: string;
 }
 
 /** What loadProgram linked. */
@@ -208,8 +210,11 @@ export async function loadProgram(inputs: readonly string[], choice: RuntimeChoi
   }
   let main: Function | undefined;
   if (choice.posixRuntime) {
-    main = program.getFunction('main');
-    if (main === undefined || main.isDeclaration) throw new RuntimeSetupError(`--posix-runtime: ${program.source} has no main function`);
+    const wanted = choice.userMain ?? 'main';
+    main = program.getFunction(wanted);
+    if (main === undefined || main.isDeclaration) {
+      throw new RuntimeSetupError(wanted === 'main' ? `--posix-runtime: ${program.source} has no main function` : `--posix-runtime: entry point '${wanted}' not found in ${program.source}`);
+    }
     if (program.getFunction(POSIX_USER_MAIN) !== undefined) throw new RuntimeSetupError(`--posix-runtime: ${program.source} already has a symbol named ${POSIX_USER_MAIN}`);
     main.name = POSIX_USER_MAIN;
     program.invalidateSymbolTable();
