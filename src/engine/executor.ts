@@ -27,6 +27,7 @@ import { callBindings, withoutExternalCalls } from './bindings.js';
 import { TestWriter, type RunOutput } from './test-output.js';
 import { libcExit, setEnviron } from './prepare/startup.js';
 import { applyFunctionAliases } from './prepare/function-alias.js';
+import { StaticLimitTracker } from './static-limits.js';
 import type { Module } from '../ir/module.js';
 import type { CallPathCounts } from './coverage.js';
 import { nowMs } from '../util/clock.js';
@@ -95,6 +96,8 @@ export class Executor {
   private nextStateId = 1;
   private readonly liveStates = new Set<ExecutionState>();
   private warnedOnce = new Set<string>();
+  /** --max-static-*-pct bookkeeping, when a limit is set. */
+  readonly staticLimits: StaticLimitTracker | null;
   /** Per-run solver time (ms). */
   solverTimeMs = 0;
 
@@ -117,6 +120,7 @@ export class Executor {
     // path files record concrete branches too: those through the general path then
     if (this.opts.writePaths || this.opts.replayPath !== undefined) for (const ki of this.km.instructions) if (ki.op === Op.CondBr) ki.op = Op.CondBrSlow;
     this.covered = new Float64Array(this.km.instructions.length);
+    this.staticLimits = StaticLimitTracker.create(this.opts, this.km.instructions.length);
     this.writer = new TestWriter(this, output);
     for (const w of this.km.warnings) this.warning(w);
     for (const [from, to] of aliased) this.message(`function ${from} aliased to ${to} (--function-alias)`);
@@ -481,6 +485,13 @@ export class Executor {
    */
   fork(st: ExecutionState, cond: Expr): [ExecutionState | null, ExecutionState | null] {
     if (cond.kind === ExprKind.Constant) return cond === TRUE ? [st, null] : [null, st];
+    const limits = this.staticLimits;
+    if (limits !== null && limits.exceeded(st, this.currentInst(st))) {
+      // --max-static-*-pct: a hot branch takes one value the path allows instead of forking
+      const v = this.getValue(st, cond);
+      st.addConstraint(builder.eq(v, cond));
+      return Number(v.value) !== 0 ? [st, null] : [null, st];
+    }
     let res = this.evaluate(st, cond);
     if (res === Validity.Unknown && !this.branchingPermitted(st)) {
       // Follow one side at random, as KLEE does when it may not fork.
@@ -495,6 +506,7 @@ export class Executor {
     if (res === Validity.True) return [st, null];
     if (res === Validity.False) return [null, st];
     this.forks++;
+    limits?.recordFork(st, this.currentInst(st));
     const other = st.branch(this.nextStateId++);
     this.added.push(other);
     this.ptree?.fork(st, other, st);
@@ -548,6 +560,7 @@ export class Executor {
       const dt = nowMs() - t0;
       st.queryCostMs += dt;
       this.solverTimeMs += dt;
+      this.staticLimits?.recordSolverTime(st, this.currentInst(st), dt);
     }
   }
 

@@ -4,6 +4,8 @@
  * a Partial<EngineOptions>.
  */
 
+import type { StaticLimits } from './static-limits.js';
+
 export type LibcKind = 'none' | 'tsklee';
 
 export interface EngineOptions {
@@ -112,6 +114,8 @@ export interface EngineOptions {
    * (KLEE's --environ / --env-file). Default DEFAULT_ENVIRONMENT: a fixed one, never the host's.
    */
   environment: string[];
+  /** KLEE's --max-static-*-pct limits (fractions, 1 = off) and their check delay; undefined = off. */
+  staticLimits?: StaticLimits;
   // ---------------------------------------------------------------- end KLEE options (issue 21)
   /**
    * Replay a test: klee_make_symbolic (and klee_int, klee_range) give the test's objects, in

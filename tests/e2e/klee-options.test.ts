@@ -218,3 +218,20 @@ int main(void) { int x; klee_make_symbolic(&x, sizeof x, "x"); int n = 0;
     expect(d.read('info')).toContain('iterative-deepening-time(dfs)');
   });
 });
+
+describe('--max-static-fork-pct and friends', () => {
+  it('stop a branch that did more than its share of the forks from forking, after the delay', () => {
+    const bc = compileProgram(dir, 'hot', `#include <klee/klee.h>
+int main(void) { unsigned char x; klee_make_symbolic(&x, sizeof x, "x"); int n = 0;
+  for (int i = 0; i < 6; i++) if (x & (1 << i)) n++;
+  return n; }`);
+    expect(run(bc, []).done.completed).toBe(64);
+    // the default delay (1000 s) never passes in this run
+    expect(run(bc, ['-max-static-fork-pct=0.5']).done.completed).toBe(64);
+    // one branch does every fork: after its first fork it is over 50 % and forks no more
+    expect(run(bc, ['-max-static-fork-pct=0.5', '-max-static-pct-check-delay=0']).done.completed).toBe(2);
+    // the same through the call path (main's context does every fork)
+    expect(run(bc, ['-max-static-cpfork-pct=0.5', '-max-static-pct-check-delay=0s']).done.completed).toBe(2);
+    expect(tsklee(['run', '-max-static-fork-pct=2', bc], dir).stderr).toBe('tsklee: error: --max-static-fork-pct=2: expected a fraction between 0 and 1\n');
+  });
+});

@@ -29,6 +29,11 @@ export const KLEE_BEHAVIOUR_OPTIONS: Record<string, RunOptionSpec> = {
   'use-batching-search': { type: 'boolean', describe: 'keep running the selected state for --batch-instructions / --batch-time' },
   'batch-instructions': { type: 'number', describe: `instructions per batch (default ${BATCH_DEFAULTS.instructions}; 0 = no limit)` },
   'batch-time': { type: 'string', describe: `time per batch (default ${BATCH_DEFAULTS.timeSeconds}s; 0 = no limit)` },
+  'max-static-fork-pct': { type: 'number', describe: 'a branch whose instruction did more than this fraction of all forks takes one value instead of forking (default 1 = off)' },
+  'max-static-solve-pct': { type: 'number', describe: 'the same for the fraction of all solver time spent at the instruction (default 1 = off)' },
+  'max-static-cpfork-pct': { type: 'number', describe: 'the same for the forks of the calling context (call path; default 1 = off)' },
+  'max-static-cpsolve-pct': { type: 'number', describe: 'the same for the solver time of the calling context (default 1 = off)' },
+  'max-static-pct-check-delay': { type: 'string', describe: 'the --max-static-*-pct limits apply after this time (default 1000s)' },
   environ: { type: 'string', describe: "the program's environment: a file of NAME=VALUE lines, as `env` prints them (default: a fixed one, see README)", aliases: ['env-file'] },
   'use-iterative-deepening-time-search': { type: 'boolean', describe: 'pause states that ran longer than a time slice that doubles each round (experimental, as in KLEE)' },
 };
@@ -50,6 +55,29 @@ export interface KleeBehaviourArgs {
   batchTime?: string;
   useIterativeDeepeningTimeSearch?: boolean;
   environ?: string;
+  maxStaticForkPct?: number;
+  maxStaticSolvePct?: number;
+  maxStaticCpforkPct?: number;
+  maxStaticCpsolvePct?: number;
+  maxStaticPctCheckDelay?: string;
+}
+
+function fraction(option: string, v: number | undefined): number {
+  if (v === undefined) return 1;
+  if (!(v >= 0 && v <= 1)) throw new UsageError(`--${option}=${v}: expected a fraction between 0 and 1`);
+  return v;
+}
+
+/** KLEE's --max-static-*-pct options; undefined when none is below 1. */
+function staticLimits(a: KleeBehaviourArgs): EngineOptions['staticLimits'] {
+  const l = {
+    forkPct: fraction('max-static-fork-pct', a.maxStaticForkPct),
+    solvePct: fraction('max-static-solve-pct', a.maxStaticSolvePct),
+    cpForkPct: fraction('max-static-cpfork-pct', a.maxStaticCpforkPct),
+    cpSolvePct: fraction('max-static-cpsolve-pct', a.maxStaticCpsolvePct),
+    checkDelay: a.maxStaticPctCheckDelay !== undefined ? parseTimeSpan(a.maxStaticPctCheckDelay, 'max-static-pct-check-delay') : 1000,
+  };
+  return l.forkPct < 1 || l.solvePct < 1 || l.cpForkPct < 1 || l.cpSolvePct < 1 ? l : undefined;
 }
 
 /** KLEE's --environ file: one NAME=VALUE a line (blank lines skipped, surrounding blanks trimmed). */
@@ -116,5 +144,6 @@ export function kleeBehaviourOptions(a: KleeBehaviourArgs): Partial<EngineOption
         : undefined,
     iterativeDeepeningTime: a.useIterativeDeepeningTimeSearch,
     environment: a.environ !== undefined ? readEnvironFile(a.environ) : undefined,
+    staticLimits: staticLimits(a),
   };
 }

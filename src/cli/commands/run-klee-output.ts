@@ -49,11 +49,6 @@ export const KLEE_NOTED_OPTIONS: Record<string, RunOptionSpec & { note: string }
   'external-call-warnings': { type: 'string', describe: 'accepted: tsklee runs no external call (none, once-per-function, all)', note: 'tsklee makes no external calls (functions it does not model end the path with an error, which is always reported)' },
   'debug-assignment-validating-solver': { type: 'boolean', describe: 'accepted: use --debug-validate-solver', note: 'not a layer of its own: --debug-validate-solver checks every answer, models included, against the backend' },
   'debug-print-instructions': { type: 'string', describe: 'accepted: tsklee does not trace instructions', note: 'tsklee does not trace executed instructions; assembly.ll and the .err stacks locate them' },
-  'max-static-fork-pct': { type: 'number', describe: 'accepted: per-instruction fork limits are not applied', note: 'tsklee keeps no per-instruction fork statistics: the limit is not applied (use --max-forks)' },
-  'max-static-solve-pct': { type: 'number', describe: 'accepted: per-instruction solver-time limits are not applied', note: 'tsklee keeps no per-instruction solver time: the limit is not applied (use --max-solver-time)' },
-  'max-static-cpfork-pct': { type: 'number', describe: 'accepted: per-call-path fork limits are not applied', note: 'tsklee keeps no per-call-path fork statistics: the limit is not applied (use --max-forks)' },
-  'max-static-cpsolve-pct': { type: 'number', describe: 'accepted: per-call-path solver-time limits are not applied', note: 'tsklee keeps no per-call-path solver time: the limit is not applied (use --max-solver-time)' },
-  'max-static-pct-check-delay': { type: 'string', describe: 'accepted (see --max-static-fork-pct)', note: 'the --max-static-*-pct limits are not applied, so there is no delay to wait' },
 };
 
 export interface KleeOutputArgs {

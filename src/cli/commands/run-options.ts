@@ -38,7 +38,7 @@ const OUTPUT_OPTIONS: Table = {
 // ---------------------------------------------------------------- search and limits
 const SEARCH_OPTIONS: Table = {
   search: { type: 'string', describe: `searcher, repeatable (interleaved): ${SEARCH_NAMES.join(', ')} (default: random-path + nurs:covnew)` },
-  seed: { type: 'number', describe: `seed of the random choices (default ${DEFAULT_OPTIONS.seed})` },
+  seed: { type: 'number', describe: `seed of the random choices (default ${DEFAULT_OPTIONS.seed})`, aliases: ['rng-initial-seed'] },
   'max-time': { type: 'string', describe: 'stop after this time (e.g. 30s, 5min); remaining states become tests' },
   'max-instructions': { type: 'number', describe: 'stop after this many instructions' },
   'max-forks': { type: 'number', describe: 'stop forking after this many forks' },

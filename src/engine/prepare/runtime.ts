@@ -162,6 +162,24 @@ function libcFiles(modules: readonly Module[], bitcode: string, roots: readonly 
   return selectMembers([index], [...roots, ...wanted], defined);
 }
 
+/** Whether `modules` call a function that neither they nor the engine define (only then is the libc looked at). */
+function needsOnDemandLibc(modules: readonly Module[]): boolean {
+  const engine = new Set(specialFunctionNames());
+  const defined = new Set<string>();
+  for (const m of modules) for (const f of m.functions) if (!f.isDeclaration) defined.add(f.name);
+  return modules.some((m) => m.functions.some((f) => f.isDeclaration && !f.name.startsWith('llvm.') && !engine.has(f.name) && !defined.has(f.name)));
+}
+
+/** The runtime's bitcode, or null when this installation has none (on-demand linking is then skipped). */
+async function optionalRuntimeBitcode(part: RuntimePart): Promise<string | null> {
+  try {
+    return await runtimeBitcode(part);
+  } catch (e) {
+    if (e instanceof RuntimeSetupError) return null;
+    throw e;
+  }
+}
+
 /**
  * Without --libc: the functions `modules` call that the engine does not implement but the
  * libc defines, and the member files that define them (with what those need, and `exit`, so
@@ -192,7 +210,8 @@ export async function loadProgram(inputs: readonly string[], choice: RuntimeChoi
   if (parts.length === 0 && !onDemand) return { module: program, entryPoint: 'main', libc: 'none', libcOnDemand: [] };
   if (parts.length === 0) {
     // no runtime asked for: only the libc functions the program calls (KLEE runs those natively)
-    const { names, files } = libcOnDemandFiles([program], await runtimeBitcode('libc'));
+    const bitcode = needsOnDemandLibc([program]) ? await optionalRuntimeBitcode('libc') : null;
+    const { names, files } = bitcode !== null ? libcOnDemandFiles([program], bitcode) : { names: [], files: [] };
     if (files.length === 0) return { module: program, entryPoint: 'main', libc: 'none', libcOnDemand: [] };
     const fromRuntime = new Set<GlobalValue>();
     const rt = linkModules(files.map((f) => loadModule([f], opts)), opts);
@@ -236,7 +255,8 @@ export async function loadProgram(inputs: readonly string[], choice: RuntimeChoi
   let libcOnDemand: string[] = [];
   if (choice.libc === 'none' && onDemand) {
     // the POSIX model without --libc: the libc functions the program calls, on demand
-    const { names, files } = libcOnDemandFiles(modules, await runtimeBitcode('libc'));
+    const bitcode = needsOnDemandLibc(modules) ? await optionalRuntimeBitcode('libc') : null;
+    const { names, files } = bitcode !== null ? libcOnDemandFiles(modules, bitcode) : { names: [], files: [] };
     if (files.length > 0) add(linkModules(files.map((f) => loadModule([f], opts)), opts));
     libcOnDemand = names;
   }

@@ -59,6 +59,11 @@ describe('KLEE option spellings', () => {
     expect(separateProgramArgs(['dis', '-x', 'f.bc'])).toEqual(['dis', '-x', 'f.bc']);
   });
 
+  it("maps KLEE's other names onto tsklee's", () => {
+    expect(norm('-rng-initial-seed=7', 'p.bc')).toEqual(['run', '--seed=7', 'p.bc', '--']);
+    expect(norm('--env-file', 'e.txt', 'p.bc')).toEqual(['run', '--environ=e.txt', 'p.bc', '--']);
+  });
+
   it('suggests only close names', () => {
     expect(nearestOption('serch', ['search', 'seed'])).toBe('search');
     expect(nearestOption('completely-different', ['search', 'seed'])).toBeUndefined();
