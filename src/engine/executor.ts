@@ -121,6 +121,7 @@ export class Executor {
     if (this.opts.writePaths || this.opts.replayPath !== undefined) for (const ki of this.km.instructions) if (ki.op === Op.CondBr) ki.op = Op.CondBrSlow;
     this.covered = new Float64Array(this.km.instructions.length);
     this.staticLimits = StaticLimitTracker.create(this.opts, this.km.instructions.length);
+    this.km.io.arrayValueChoice = this.opts.optimizeArray === 'value' || this.opts.optimizeArray === 'all';
     this.writer = new TestWriter(this, output);
     for (const w of this.km.warnings) this.warning(w);
     for (const [from, to] of aliased) this.message(`function ${from} aliased to ${to} (--function-alias)`);

@@ -114,6 +114,8 @@ export interface EngineOptions {
    * (KLEE's --environ / --env-file). Default DEFAULT_ENVIRONMENT: a fixed one, never the host's.
    */
   environment: string[];
+  /** KLEE's --optimize-array: 'value' (and 'all') turns symbolic-index reads of all-concrete objects into value choices (array-values.ts); 'index' is not implemented. Default 'none'. */
+  optimizeArray: 'none' | 'index' | 'value' | 'all';
   /** KLEE's --max-static-*-pct limits (fractions, 1 = off) and their check delay; undefined = off. */
   staticLimits?: StaticLimits;
   // ---------------------------------------------------------------- end KLEE options (issue 21)
@@ -184,6 +186,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   writeXmlTests: false,
   outputSource: true,
   environment: [...DEFAULT_ENVIRONMENT],
+  optimizeArray: 'none',
 };
 
 export function resolveOptions(o: Partial<EngineOptions> = {}): EngineOptions {

@@ -34,6 +34,7 @@ export const KLEE_BEHAVIOUR_OPTIONS: Record<string, RunOptionSpec> = {
   'max-static-cpfork-pct': { type: 'number', describe: 'the same for the forks of the calling context (call path; default 1 = off)' },
   'max-static-cpsolve-pct': { type: 'number', describe: 'the same for the solver time of the calling context (default 1 = off)' },
   'max-static-pct-check-delay': { type: 'string', describe: 'the --max-static-*-pct limits apply after this time (default 1000s)' },
+  'optimize-array': { type: 'string', describe: 'none | index | value | all: value (and all) turns reads at symbolic indices of constant objects into choices among their values' },
   environ: { type: 'string', describe: "the program's environment: a file of NAME=VALUE lines, as `env` prints them (default: a fixed one, see README)", aliases: ['env-file'] },
   'use-iterative-deepening-time-search': { type: 'boolean', describe: 'pause states that ran longer than a time slice that doubles each round (experimental, as in KLEE)' },
 };
@@ -60,7 +61,10 @@ export interface KleeBehaviourArgs {
   maxStaticCpforkPct?: number;
   maxStaticCpsolvePct?: number;
   maxStaticPctCheckDelay?: string;
+  optimizeArray?: string;
 }
+
+export const OPTIMIZE_ARRAY = ['none', 'index', 'value', 'all'] as const;
 
 function fraction(option: string, v: number | undefined): number {
   if (v === undefined) return 1;
@@ -145,5 +149,6 @@ export function kleeBehaviourOptions(a: KleeBehaviourArgs): Partial<EngineOption
     iterativeDeepeningTime: a.useIterativeDeepeningTimeSearch,
     environment: a.environ !== undefined ? readEnvironFile(a.environ) : undefined,
     staticLimits: staticLimits(a),
+    optimizeArray: oneOf('optimize-array', a.optimizeArray, OPTIMIZE_ARRAY),
   };
 }

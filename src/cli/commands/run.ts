@@ -150,6 +150,9 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     const klee = { ...kleeBehaviourOptions(argv), ...kleeOutputOptions(argv) };
     const logs = queryLogs(argv.useQueryLog);
     for (const note of notedOptionWarnings(argv as unknown as Record<string, unknown>)) warnLine(note);
+    if (klee.optimizeArray === 'index' || klee.optimizeArray === 'all') {
+      warnLine(`--optimize-array=${klee.optimizeArray}: KLEE's index-based rewriting is not implemented${klee.optimizeArray === 'all' ? '; the value-based one is applied' : '; reads stay array reads'}`);
+    }
     for (const n of list(argv.exitOnErrorType)) {
       if (EXIT_ON_ERROR_NAMES[n] === undefined) throw new UsageError(`--exit-on-error-type: unknown error type '${n}' (${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')})`);
     }
