@@ -25,15 +25,18 @@ import { interpret } from './interpreter.js';
 import { closeKey, MergeGroup, mergeStates } from './merge.js';
 import { callBindings, withoutExternalCalls } from './bindings.js';
 import { TestWriter, type RunOutput } from './test-output.js';
-import { libcExit, setEnviron } from './prepare/startup.js';
+import { buildMainArgs, libcExit, setEnviron } from './prepare/startup.js';
 import { applyFunctionAliases } from './prepare/function-alias.js';
 import { StaticLimitTracker } from './static-limits.js';
+import { interpretTraced } from './trace.js';
 import type { Module } from '../ir/module.js';
 import type { CallPathCounts } from './coverage.js';
 import { nowMs } from '../util/clock.js';
 
 /** Callbacks for a caller that wants to see what happens (the CLI prints these). */
 export interface ExploreEvents {
+  /** An instruction about to run, as --debug-print-instructions prints it (only when that option is set). */
+  onInstruction?: (line: string) => void;
   /** A line KLEE would print on stderr ("ERROR: prog.c:3: …", warnings). */
   onLog?: (line: string, kind: 'message' | 'warning' | 'error' | 'print') => void;
   /** A state ended: its test number (0 when no test was written), how, and for exits the exit value. */
@@ -170,7 +173,7 @@ export class Executor {
     errno.name = 'errno';
     as.bindNew(errno);
     this.errnoMo = errno;
-    const args = this.buildMainArgs(st, kf);
+    const args = buildMainArgs(this, st, kf);
     if (this.opts.libc === 'tsklee' || this.opts.posixRuntime) setEnviron(this, st);
     // Static constructors run first, destructors after the entry function returns.
     st.entryQueue = [...this.km.ctors, kf, ...this.km.dtors];
@@ -263,46 +266,6 @@ export class Executor {
     }
   }
 
-  private buildMainArgs(st: ExecutionState, kf: KFunction): Val[] {
-    const nparams = kf.fn.args.length;
-    // main(void) still gets an environment when the libc's `environ` will point at it
-    if (nparams === 0 && !(this.opts.libc === 'tsklee' || this.opts.posixRuntime)) return [];
-    const argv = [this.opts.programName, ...this.opts.programArgs];
-    const as = st.addressSpace;
-    const site = `${kf.name}():  argv`;
-    const ptrs: number[] = [];
-    for (let i = 0; i < argv.length; i++) {
-      const bytes = new TextEncoder().encode(argv[i]!);
-      const mo = st.allocator.allocate(bytes.length + 1, ObjectKind.Fixed, 8, site)!;
-      mo.name = `arg${i}`;
-      const os = as.bindNew(mo);
-      os.bytes.set(bytes);
-      ptrs.push(mo.address);
-      st.argvObjects.push(mo);
-    }
-    // the environment's strings (EngineOptions.environment)
-    const env = this.opts.environment;
-    const envPtrs: number[] = [];
-    for (let i = 0; i < env.length; i++) {
-      const bytes = new TextEncoder().encode(env[i]!);
-      const mo = st.allocator.allocate(bytes.length + 1, ObjectKind.Fixed, 8, `${kf.name}():  envp`)!;
-      mo.name = `env${i}`;
-      as.bindNew(mo).bytes.set(bytes);
-      envPtrs.push(mo.address);
-    }
-    // argv[0..argc-1], NULL, envp[0..], NULL
-    const vec = st.allocator.allocate((argv.length + envPtrs.length + 2) * 8, ObjectKind.Fixed, 8, site)!;
-    vec.name = 'argv';
-    const vos = as.bindNew(vec);
-    for (let i = 0; i < ptrs.length; i++) vos.view.setBigUint64(i * 8, BigInt(ptrs[i]!), true);
-    const envp = vec.address + (argv.length + 1) * 8;
-    for (let i = 0; i < envPtrs.length; i++) vos.view.setBigUint64((argv.length + 1 + i) * 8, BigInt(envPtrs[i]!), true);
-    st.argvObjects.push(vec);
-    this.envpAddress = envp;
-    const out: Val[] = [argv.length, vec.address, envp];
-    return out.slice(0, nparams);
-  }
-
   // ------------------------------------------------------------------ the run
 
   /**
@@ -372,7 +335,7 @@ export class Executor {
   /** Run one state for up to `budget` instructions (it stops early at forks and endings). */
   step(st: ExecutionState, budget: number): void {
     try {
-      const n = interpret(this, st, budget);
+      const n = this.opts.debugPrintInstructions !== undefined ? interpretTraced(this, st, budget, this.opts.debugPrintInstructions) : interpret(this, st, budget);
       this.instructions += n;
       st.steppedInstructions += n;
       if (st.instsSinceCovNew !== 0) st.instsSinceCovNew += n;

@@ -116,6 +116,8 @@ export interface EngineOptions {
   environment: string[];
   /** KLEE's --optimize-array: 'value' (and 'all') turns symbolic-index reads of all-concrete objects into value choices (array-values.ts); 'index' is not implemented. Default 'none'. */
   optimizeArray: 'none' | 'index' | 'value' | 'all';
+  /** Announce every instruction before it runs (KLEE's --debug-print-instructions), through ExploreEvents.onInstruction. */
+  debugPrintInstructions?: 'all' | 'src' | 'compact';
   /** KLEE's --max-static-*-pct limits (fractions, 1 = off) and their check delay; undefined = off. */
   staticLimits?: StaticLimits;
   // ---------------------------------------------------------------- end KLEE options (issue 21)

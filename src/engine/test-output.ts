@@ -152,6 +152,11 @@ export class TestWriter {
     return out;
   }
 
+  /** An instruction's 1-based line in assembly.ll (0 if unknown). */
+  assemblyLineOf(ki: KInst): number {
+    return this.assembly.lineOf(ki.inst);
+  }
+
   /** assembly.ll, the first time a report refers to it. */
   private writeAssembly(): void {
     if (this.assemblyWritten || this.output.writeFile === undefined || !this.ex.opts.outputSource) return;

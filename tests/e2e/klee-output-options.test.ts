@@ -120,6 +120,24 @@ int main(void) { int x; klee_make_symbolic(&x, sizeof x, "x"); klee_warning("car
   });
 });
 
+describe('--debug-print-instructions', () => {
+  it('announces every executed instruction, to instructions.txt or stderr, in KLEE\'s formats', () => {
+    const plain = run([]);
+    const all = run(['-debug-print-instructions=all:file']);
+    expect(all.done).toEqual(plain.done);
+    const total = Number(/^KLEE: done: total instructions = (\d+)$/m.exec(plain.read('info'))![1]);
+    const lines = all.read('instructions.txt').trimEnd().split('\n');
+    expect(lines).toHaveLength(total);
+    expect(lines[0]).toMatch(/^ {5}\[no debug info\]:\d+: {2}%\d+ = alloca i32/);
+    expect(lines).toContainEqual(expect.stringMatching(/^ {5}.*prog\.c:\d+:\d+: {2}call void @klee_make_symbolic\(/));
+    const compact = run(['--debug-print-instructions', 'compact:stderr']);
+    expect(compact.stderr.split('\n').filter((l) => /^\d+$/.test(l))).toHaveLength(total);
+    expect(tsklee(['run', '-debug-print-instructions=all:file,src:file', 'prog.bc'], dir).stderr).toBe(
+      'tsklee: error: --debug-print-instructions: one format at a time (all and src given)\n',
+    );
+  });
+});
+
 describe('refused and noted options', () => {
   it("--solver-backend=stp|metasmt|dummy: KLEE's solvers tsklee does not have, one line", () => {
     for (const b of ['stp', 'metasmt', 'dummy']) {

@@ -21,6 +21,10 @@ export const KLEE_OUTPUT_OPTIONS: Record<string, RunOptionSpec> = {
   'output-module': { type: 'boolean', describe: 'write the module as executed (final.ll: LLVM text, tsklee writes no bitcode)' },
   'output-source': { type: 'boolean', describe: 'write assembly.ll, the module the error reports point into (default true)' },
   'warnings-only-to-file': { type: 'boolean', describe: 'warnings go to warnings.txt only, not to the terminal' },
+  'debug-print-instructions': {
+    type: 'string',
+    describe: 'print every instruction before it runs: all|src|compact, to stderr or file (instructions.txt), e.g. all:stderr,src:file',
+  },
   'use-query-log': {
     type: 'string',
     describe: 'all:kquery, all:smt2, solver:kquery, solver:smt2 (comma-separated): log every query (all) or those reaching the solver backend (solver), as SMT-LIB2 files',
@@ -47,7 +51,6 @@ export const KLEE_NOTED_OPTIONS: Record<string, RunOptionSpec & { note: string }
   'const-array-opt': { type: 'boolean', describe: 'accepted: constant arrays are encoded as tsklee always does', note: 'constant arrays reach the solver the way tsklee always encodes them (store chains over a constant); no STP-specific optimisation' },
   'external-call-warnings': { type: 'string', describe: 'accepted: tsklee runs no external call (none, once-per-function, all)', note: 'tsklee makes no external calls (functions it does not model end the path with an error, which is always reported)' },
   'debug-assignment-validating-solver': { type: 'boolean', describe: 'accepted: use --debug-validate-solver', note: 'not a layer of its own: --debug-validate-solver checks every answer, models included, against the backend' },
-  'debug-print-instructions': { type: 'string', describe: 'accepted: tsklee does not trace instructions', note: 'tsklee does not trace executed instructions; assembly.ll and the .err stacks locate them' },
 };
 
 export interface KleeOutputArgs {
@@ -64,6 +67,29 @@ export interface KleeOutputArgs {
   outputSource?: boolean;
   warningsOnlyToFile?: boolean;
   useQueryLog?: string | string[];
+  debugPrintInstructions?: string | string[];
+}
+
+const TRACE_FORMATS = ['all', 'src', 'compact'] as const;
+
+/** --debug-print-instructions=FORMAT:WHERE[,…]: one format, to stderr and/or instructions.txt. */
+export function instructionTrace(v: string | string[] | undefined): { format: (typeof TRACE_FORMATS)[number]; stderr: boolean; file: boolean } | undefined {
+  const items = ([] as string[]).concat(v ?? []).flatMap((x) => x.split(',')).filter((x) => x !== '');
+  if (items.length === 0) return undefined;
+  let format: (typeof TRACE_FORMATS)[number] | undefined;
+  let stderr = false;
+  let file = false;
+  for (const it of items) {
+    const [f, where] = it.split(':');
+    if (!(TRACE_FORMATS as readonly string[]).includes(f!) || (where !== 'stderr' && where !== 'file')) {
+      throw new UsageError(`--debug-print-instructions=${it}: expected FORMAT:stderr or FORMAT:file, FORMAT one of ${TRACE_FORMATS.join(', ')}`);
+    }
+    if (format !== undefined && format !== f) throw new UsageError(`--debug-print-instructions: one format at a time (${format} and ${f} given)`);
+    format = f as (typeof TRACE_FORMATS)[number];
+    if (where === 'stderr') stderr = true;
+    else file = true;
+  }
+  return { format: format!, stderr, file };
 }
 
 export const QUERY_LOG_TYPES = ['all:kquery', 'all:smt2', 'solver:kquery', 'solver:smt2'] as const;
@@ -100,6 +126,7 @@ export function kleeOutputOptions(a: KleeOutputArgs): Partial<EngineOptions> {
     writeXmlTests: a.writeXmlTests,
     writeCvcs: a.writeCvcs,
     outputSource: a.outputSource,
+    debugPrintInstructions: instructionTrace(a.debugPrintInstructions)?.format,
   };
 }
 

@@ -33,7 +33,8 @@ import { normalizeKleeArgs, tableLookup } from '../klee-args.js';
 import { RUN_OPTIONS } from './run-options.js';
 import { parseTimeSpan } from './time-span.js';
 import { kleeBehaviourOptions, type KleeBehaviourArgs } from './run-klee-options.js';
-import { kleeOutputOptions, notedOptionWarnings, queryLogs, type KleeOutputArgs } from './run-klee-output.js';
+import { instructionTrace, kleeOutputOptions, notedOptionWarnings, queryLogs, type KleeOutputArgs } from './run-klee-output.js';
+import { LineSink } from '../line-sink.js';
 import { formatXmlMetadata } from '../../output/test-xml.js';
 import { LoggingSolver } from '../../solver/logging-solver.js';
 import { printModule } from '../../ir/printer/index.js';
@@ -256,6 +257,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         out.appendMessage(interrupted);
       };
       process.on('SIGINT', onSigint);
+      const traceTo = instructionTrace(argv.debugPrintInstructions);
+      const trace = traceTo !== undefined ? new LineSink(traceTo.stderr ? 2 : null, traceTo.file ? out.file('instructions.txt') : null) : undefined;
       try {
         // the output directory, plus the files the engine may add (assembly.ll)
         const output = {
@@ -270,6 +273,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
           shouldStop: () => interrupted,
           onStart: (ex) => progress?.start(ex),
           events: {
+            onInstruction: trace === undefined ? undefined : (line) => trace.write(line),
             onLog: (line, kind) => {
               if (kind === 'warning' && argv.warningsOnlyToFile === true) return; // warnings.txt has it
               progress?.clear();
@@ -311,6 +315,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         if (r.haltReason !== null && r.haltReason.startsWith(EXIT_ON_ERROR_PREFIX)) throw new UsageError(r.haltReason);
         if (r.haltReason !== null) process.stderr.write(`tsklee: halted: ${r.haltReason}\n`);
       } finally {
+        trace?.close();
         progress?.stop();
         process.off('SIGINT', onSigint);
         out.close();
