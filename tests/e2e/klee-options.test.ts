@@ -260,3 +260,17 @@ int main(void) { unsigned i; klee_make_symbolic(&i, sizeof i, "i"); klee_assume(
     expect(note.stderr).toContain("tsklee: warning: --optimize-array=index: KLEE's index-based rewriting is not implemented; reads stay array reads");
   });
 });
+
+describe('--debug-assignment-validating-solver', () => {
+  it('puts the validating layer in the chain (its counters appear in run.stats)', () => {
+    const bc = compileProgram(dir, 'validate', `#include <klee/klee.h>
+int main(void) { int x; klee_make_symbolic(&x, sizeof x, "x"); if (x * 3 == 27) return 1; return 0; }`);
+    const plain = run(bc, []);
+    const checked = run(bc, ['-debug-assignment-validating-solver']);
+    expect(checked.done).toEqual(plain.done);
+    // run.stats is SQLite: its table's column names are stored as text in the file
+    const columns = (o: OutDir): string => o.read('run.stats');
+    expect(columns(checked)).toMatch(/SolverLayerValidating/i);
+    expect(columns(plain)).not.toMatch(/SolverLayerValidating/i);
+  });
+});

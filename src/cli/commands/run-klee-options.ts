@@ -35,6 +35,7 @@ export const KLEE_BEHAVIOUR_OPTIONS: Record<string, RunOptionSpec> = {
   'max-static-cpsolve-pct': { type: 'number', describe: 'the same for the solver time of the calling context (default 1 = off)' },
   'max-static-pct-check-delay': { type: 'string', describe: 'the --max-static-*-pct limits apply after this time (default 1000s)' },
   'optimize-array': { type: 'string', describe: 'none | index | value | all: value (and all) turns reads at symbolic indices of constant objects into choices among their values' },
+  'debug-assignment-validating-solver': { type: 'boolean', describe: 'check every model the solver gives against the query (tsklee: the --debug-validate-solver layer, which checks the other answers too)' },
   environ: { type: 'string', describe: "the program's environment: a file of NAME=VALUE lines, as `env` prints them (default: a fixed one, see README)", aliases: ['env-file'] },
   'use-iterative-deepening-time-search': { type: 'boolean', describe: 'pause states that ran longer than a time slice that doubles each round (experimental, as in KLEE)' },
 };
@@ -62,6 +63,7 @@ export interface KleeBehaviourArgs {
   maxStaticCpsolvePct?: number;
   maxStaticPctCheckDelay?: string;
   optimizeArray?: string;
+  debugAssignmentValidatingSolver?: boolean;
 }
 
 export const OPTIMIZE_ARRAY = ['none', 'index', 'value', 'all'] as const;

@@ -50,7 +50,6 @@ export const KLEE_NOTED_OPTIONS: Record<string, RunOptionSpec & { note: string }
   'solver-optimize-divides': { type: 'boolean', describe: 'accepted: divisions reach the solver as they are', note: 'divisions by constants reach the solver as bvudiv/bvsdiv (z3 rewrites them itself); no rewriting into shifts' },
   'const-array-opt': { type: 'boolean', describe: 'accepted: constant arrays are encoded as tsklee always does', note: 'constant arrays reach the solver the way tsklee always encodes them (store chains over a constant); no STP-specific optimisation' },
   'external-call-warnings': { type: 'string', describe: 'accepted: tsklee runs no external call (none, once-per-function, all)', note: 'tsklee makes no external calls (functions it does not model end the path with an error, which is always reported)' },
-  'debug-assignment-validating-solver': { type: 'boolean', describe: 'accepted: use --debug-validate-solver', note: 'not a layer of its own: --debug-validate-solver checks every answer, models included, against the backend' },
 };
 
 export interface KleeOutputArgs {

@@ -173,7 +173,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       useCexCache: argv.useCexCache,
       useBranchCache: argv.useBranchCache,
       useFastSolver: argv.useFastSolver,
-      debugValidateSolver: argv.debugValidateSolver,
+      // KLEE's assignment-validating solver is part of tsklee's validating layer
+      debugValidateSolver: argv.debugValidateSolver === true || argv.debugAssignmentValidatingSolver === true ? true : argv.debugValidateSolver,
     };
     let solver: Solver | undefined;
     let coreP: Promise<Solver> | undefined;
