@@ -232,6 +232,13 @@ int main(void) { unsigned char x; klee_make_symbolic(&x, sizeof x, "x"); int n =
     expect(run(bc, ['-max-static-fork-pct=0.5', '-max-static-pct-check-delay=0']).done.completed).toBe(2);
     // the same through the call path (main's context does every fork)
     expect(run(bc, ['-max-static-cpfork-pct=0.5', '-max-static-pct-check-delay=0s']).done.completed).toBe(2);
+    // and through solver time: once the branch has any, it has all there is (the exact count
+    // depends on whether the first query's time measures above 0)
+    for (const o of ['-max-static-solve-pct=0.5', '-max-static-cpsolve-pct=0.5']) {
+      const n = run(bc, [o, '-max-static-pct-check-delay=0']).done.completed;
+      expect(n).toBeGreaterThanOrEqual(2);
+      expect(n).toBeLessThan(64);
+    }
     expect(tsklee(['run', '-max-static-fork-pct=2', bc], dir).stderr).toBe('tsklee: error: --max-static-fork-pct=2: expected a fraction between 0 and 1\n');
   });
 });
