@@ -167,6 +167,21 @@ int close(int fd) {
 
 static int read_calls, write_calls;
 
+/* /dev/urandom and /dev/random: xorshift64* from a fixed seed — "random" bytes that are the
+ * same on every run and path, so tests stay reproducible. */
+static void random_bytes(tk_env *e, void *buf, size_t count) {
+  unsigned char *out = buf;
+  size_t i;
+  for (i = 0; i < count; i++) {
+    unsigned long long x = e->random_state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    e->random_state = x;
+    out[i] = (unsigned char)((x * 0x2545F4914F6CDD1DULL) >> 56);
+  }
+}
+
 ssize_t read(int fd, void *buf, size_t count) {
   tk_env *e = &__tsklee_env;
   tk_fd *f = get_fd(fd);
@@ -179,7 +194,14 @@ ssize_t read(int fd, void *buf, size_t count) {
   switch (fd_kind(f)) {
   case TK_NONE: /* console stdin: empty */
   case TK_DEVNULL:
+  case TK_DEVTTY: /* the terminal's input is the console's: empty */
     return 0;
+  case TK_DEVZERO:
+    __tsklee_memset(buf, 0, count);
+    return (ssize_t)count;
+  case TK_DEVRANDOM:
+    random_bytes(e, buf, count);
+    return (ssize_t)count;
   case TK_DIR:
     RET(-EISDIR);
   default:
@@ -223,6 +245,9 @@ ssize_t write(int fd, const void *buf, size_t count) {
     if (count) __tsklee_write_console(f->console, buf, count);
     return (ssize_t)count;
   case TK_DEVNULL:
+  case TK_DEVZERO:
+  case TK_DEVRANDOM:
+  case TK_DEVTTY: /* accepted and dropped: a native run shows it on the terminal, not on stdout */
     return (ssize_t)count;
   case TK_DIR:
     RET(-EISDIR);
@@ -272,8 +297,11 @@ off_t lseek(int fd, off_t offset, int whence) {
   if (!f) RET(-EBADF);
   switch (fd_kind(f)) {
   case TK_NONE:
+  case TK_DEVTTY:
     RET(-ESPIPE);
   case TK_DEVNULL:
+  case TK_DEVZERO:
+  case TK_DEVRANDOM:
     return 0;
   default:
     break;

@@ -92,17 +92,25 @@ int __tsklee_node_add(const char *abspath, enum tk_kind kind, tk_file *file) {
   return -ENOSPC;
 }
 
+/* A character device node, mode 0666 (Linux's major/minor numbers in st_rdev). */
+static void add_device(const char *path, enum tk_kind kind, unsigned major, unsigned minor) {
+  tk_file *f = __tsklee_new_file(0, S_IFCHR | 0666);
+  f->st->st_rdev = (major << 8) | minor; /* makedev(major, minor) for small numbers */
+  __tsklee_node_add(path, kind, f);
+}
+
 void __tsklee_posix_setup(void) {
   tk_env *e = &__tsklee_env;
   if (e->initialised) return;
   e->initialised = 1;
   __tsklee_node_add("/", TK_DIR, __tsklee_new_file(0, S_IFDIR | 0755));
   __tsklee_node_add("/dev", TK_DIR, __tsklee_new_file(0, S_IFDIR | 0755));
-  {
-    tk_file *f = __tsklee_new_file(0, S_IFCHR | 0666);
-    f->st->st_rdev = (1 << 8) | 3; /* makedev(1, 3) */
-    __tsklee_node_add("/dev/null", TK_DEVNULL, f);
-  }
+  add_device("/dev/null", TK_DEVNULL, 1, 3);
+  add_device("/dev/zero", TK_DEVZERO, 1, 5);
+  add_device("/dev/random", TK_DEVRANDOM, 1, 8);
+  add_device("/dev/urandom", TK_DEVRANDOM, 1, 9);
+  add_device("/dev/tty", TK_DEVTTY, 5, 0);
+  e->random_state = 0x9E3779B97F4A7C15ULL;
   e->cwd = __tsklee_node_add(TK_CWD, TK_DIR, __tsklee_new_file(0, S_IFDIR | 01777));
   e->clock_ns = (long long)TK_TIME * 1000000000LL;
 }
@@ -422,7 +430,7 @@ int unlinkat(int dirfd, const char *path, int flags) {
     if (has_children(idx)) RET(-ENOTEMPTY);
   } else if (e->nodes[idx].kind == TK_DIR)
     RET(-EISDIR);
-  else if (e->nodes[idx].kind == TK_DEVNULL)
+  else if (TK_IS_DEVICE(e->nodes[idx].kind))
     RET(-EACCES);
   /* open descriptors keep the file (they point at it, not at the node) */
   e->nodes[idx].kind = TK_NONE;
@@ -526,7 +534,7 @@ struct dirent *readdir(DIR *d) {
           for (k = 0; rest[k] && rest[k] != '/'; k++) {}
           if (rest[k] == 0) {
             name = rest;
-            type = e->nodes[i].kind == TK_DIR ? DT_DIR : e->nodes[i].kind == TK_DEVNULL ? DT_CHR : DT_REG;
+            type = e->nodes[i].kind == TK_DIR ? DT_DIR : TK_IS_DEVICE(e->nodes[i].kind) ? DT_CHR : DT_REG;
             ino = e->nodes[i].file->st->st_ino;
           }
         }

@@ -41,7 +41,9 @@
 #define TK_TIME 1700000000L /* 2023-11-14T22:13:20Z: the clocks start here */
 #define TK_CWD "/tmp"
 
-enum tk_kind { TK_NONE = 0, TK_DIR, TK_REG, TK_DEVNULL };
+/* Character devices: TK_DEVNULL and every kind after it (TK_IS_DEVICE). */
+enum tk_kind { TK_NONE = 0, TK_DIR, TK_REG, TK_DEVNULL, TK_DEVZERO, TK_DEVRANDOM, TK_DEVTTY };
+#define TK_IS_DEVICE(k) ((k) >= TK_DEVNULL)
 
 /* A file's contents. Symbolic files have a fixed size; concrete ones (created by the program)
  * grow. */
@@ -94,6 +96,7 @@ typedef struct tk_env {
   unsigned version;
   int initialised;
   long long clock_ns;  /* the model's clock: advances 1 ms per query */
+  unsigned long long random_state; /* /dev/urandom's generator: fixed seed, so every run reads the same bytes */
 } tk_env;
 
 extern tk_env __tsklee_env;

@@ -69,7 +69,12 @@ export async function runCli(args: string[]): Promise<number> {
   const needed = commandsFor(args);
   const commands = await Promise.all(needed.map((c) => c.load()));
   // the program's arguments after `run`'s input stay untouched (run.ts is loaded only for `run`)
-  const yargsArgs = needed.some((c) => c.name === 'run') ? (await import('./commands/run.js')).separateProgramArgs(args) : args;
+  let yargsArgs = args;
+  try {
+    if (needed.some((c) => c.name === 'run')) yargsArgs = (await import('./commands/run.js')).separateProgramArgs(args);
+  } catch (e) {
+    return reportError(e);
+  }
   const cli = yargs(yargsArgs)
     .scriptName('tsklee')
     .usage('$0 <command> [options]')

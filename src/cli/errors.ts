@@ -3,7 +3,7 @@
  * exit code 1 for problems with the input or the command line, 2 for internal errors (bugs).
  * Stack traces only with TSKLEE_DEBUG=1.
  */
-import { BitcodeError } from '../bitcode/errors.js';
+import { BitcodeError, escapeControlChars } from '../bitcode/errors.js';
 import { DataLayoutError } from '../ir/datalayout.js';
 import { LinkError } from '../ir/linker.js';
 import { InputError } from '../load.js';
@@ -44,10 +44,10 @@ function singleLine(s: string): string {
 /** The message line and exit code for an error thrown by a command. */
 export function describeError(e: unknown): { line: string; code: number } {
   if (e instanceof BitcodeError) return { line: e.oneLine(), code: EXIT_USER_ERROR };
-  if (e instanceof InputError) return { line: `${e.file}: ${e.message}`, code: EXIT_USER_ERROR };
-  if (e instanceof LinkError || e instanceof DataLayoutError || e instanceof UsageError) {
-    return { line: e.message, code: EXIT_USER_ERROR };
-  }
+  // these may quote bytes of the input (a corrupt data layout string, a symbol name): escaped, so the line stays one line
+  if (e instanceof InputError) return { line: escapeControlChars(`${e.file}: ${e.message}`), code: EXIT_USER_ERROR };
+  if (e instanceof LinkError || e instanceof DataLayoutError) return { line: escapeControlChars(e.message), code: EXIT_USER_ERROR };
+  if (e instanceof UsageError) return { line: e.message, code: EXIT_USER_ERROR };
   if (isSystemError(e) && e.code !== undefined && SYSTEM_ERRORS[e.code] !== undefined) {
     const what = SYSTEM_ERRORS[e.code];
     return { line: e.path !== undefined ? `${e.path}: ${what}` : `${what} (${e.syscall})`, code: EXIT_USER_ERROR };

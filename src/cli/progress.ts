@@ -7,6 +7,7 @@
 import type { Executor } from '../engine/executor.js';
 
 const REDRAW_MS = 250;
+
 const CLEAR = '\r\x1b[K';
 
 export class ProgressLine {

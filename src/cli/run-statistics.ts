@@ -13,7 +13,7 @@
  * likewise; both get a last write at the end.
  */
 import type { Options } from 'yargs';
-import { parseTimeSpan } from './commands/run.js';
+import { parseTimeSpan } from './commands/time-span.js';
 import { UsageError } from './errors.js';
 import type { EngineOptions } from '../engine/options.js';
 import type { StatsSinks, StatsTracker } from '../engine/stats-tracker.js';

@@ -63,6 +63,7 @@ import { handleMemCopy, handleMemPCopy, handleMemSet } from './special/mem.js';
 import { handleWriteConsole } from './special/console.js';
 import { isRuntimeFunction } from './prepare/runtime-functions.js';
 import { LIBM } from './special/libm.js';
+import { Termination } from './errors.js';
 
 /** Handled only when the module does not define them (KLEE's doNotOverride entries). */
 const DO_NOT_OVERRIDE: Record<string, SpecialHandler> = {
@@ -156,4 +157,27 @@ export const callBindings: CallBindings = {
 /** Names the engine implements (for `--help`-style listings and tests). */
 export function specialFunctionNames(): string[] {
   return [...Object.keys(DO_NOT_OVERRIDE), ...Object.keys(OVERRIDE), ...Object.keys(RUNTIME)].sort();
+}
+
+/**
+ * --external-calls=none: the functions KLEE would run natively (libm here; the libc is not
+ * linked on demand then) end the path with KLEE's user error "external calls disallowed".
+ * tsklee's engine models of the klee_* API, the heap and the mem* builtins stay (KLEE handles
+ * or links those too).
+ */
+export function withoutExternalCalls(bindings: CallBindings): CallBindings {
+  return {
+    special(name: string, fn: Function) {
+      if (fn.isDeclaration && Object.hasOwn(LIBM, name)) return disallowedExternal(name);
+      return bindings.special(name, fn);
+    },
+    intrinsic: (name: string, fn: Function) => bindings.intrinsic(name, fn),
+  };
+}
+
+function disallowedExternal(name: string): SpecialHandler {
+  return (ex, st) => {
+    ex.warning(`Disallowed call to external function: ${name}`);
+    ex.terminateOnError(st, 'external calls disallowed', Termination.User);
+  };
 }

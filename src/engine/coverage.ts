@@ -116,6 +116,7 @@ export function successorPcs(kf: KFunction, pc: number): number[] {
     case Op.Br:
       return [(ki.aux as Edge).pc];
     case Op.CondBr:
+    case Op.CondBrSlow: // --write-paths / --replay-path take it through the general path
       return (ki.aux as Edge[]).map((e) => e.pc);
     case Op.Switch: {
       const s = ki.aux as SwitchInfo;

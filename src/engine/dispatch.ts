@@ -30,6 +30,8 @@ export function execSlow(ex: Executor, st: ExecutionState, ki: KInst): void {
       return execBr(ex, st, ki);
     case Op.CondBr:
       return execCondBr(ex, st, ki);
+    case Op.CondBrSlow:
+      return execCondBr(ex, st, ki);
     case Op.Switch:
       return execSwitch(ex, st, ki);
     case Op.IndirectBr:
@@ -78,6 +80,8 @@ export function execSlow(ex: Executor, st: ExecutionState, ki: KInst): void {
     case Op.Alloca:
       return execAlloca(ex, st, ki);
     case Op.Load:
+      return execLoad(ex, st, ki);
+    case Op.LoadSlow:
       return execLoad(ex, st, ki);
     case Op.Store:
       return execStore(ex, st, ki);

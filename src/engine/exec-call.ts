@@ -29,7 +29,9 @@ export function callArgs(st: ExecutionState, ki: KInst): Val[] {
 /** Enter a defined function (KLEE's executeCall for a function with a body). */
 export function enterFunction(ex: Executor, st: ExecutionState, ki: KInst, kf: KFunction, args: Val[]): void {
   if (st.stack.length >= ex.opts.maxStackFrames) {
-    ex.terminateEarly(st, 'max-stack-frames exceeded', Termination.OutOfStackMemory);
+    // KLEE's wording (Executor::executeCall): a warning, and the state ends early (.early test)
+    ex.warning('Maximum stack size reached.');
+    ex.terminateEarly(st, 'Maximum stack size reached.', Termination.OutOfStackMemory);
     return;
   }
   const fn = kf.fn;

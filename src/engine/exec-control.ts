@@ -29,13 +29,51 @@ export function transfer(ex: Executor, st: ExecutionState, e: Edge): void {
 export function execCondBr(ex: Executor, st: ExecutionState, ki: KInst): void {
   const edges = ki.aux as Edge[];
   const c = st.top.regs[ki.a] as Scalar;
+  if (ex.opts.replayPath !== undefined) {
+    replayBranch(ex, st, edges, c, ex.opts.replayPath);
+    return;
+  }
+  const recording = ex.opts.writePaths || ex.opts.writeSymPaths;
   if (typeof c !== 'object') {
+    if (recording) st.path = { bit: c !== 0 ? 1 : 0, prev: st.path };
     transfer(ex, st, edges[c !== 0 ? 0 : 1]!);
     return;
   }
   const [t, f] = ex.fork(st, c);
+  if (recording) {
+    // KLEE's path streams: every branch in .path, the ones that forked in .sym.path
+    if (t !== null) t.path = { bit: 1, prev: t.path };
+    if (f !== null) f.path = { bit: 0, prev: f.path };
+    if (t !== null && f !== null) {
+      t.symPath = { bit: 1, prev: t.symPath };
+      f.symPath = { bit: 0, prev: f.symPath };
+    }
+  }
   if (t !== null) transfer(ex, t, edges[0]!);
   if (f !== null) transfer(ex, f, edges[1]!);
+}
+
+/**
+ * --replay-path: each conditional branch takes the next decision of the file (no fork); a
+ * decision the path condition rules out, or running out of decisions, ends the state (KLEE
+ * stops with an assertion there).
+ */
+function replayBranch(ex: Executor, st: ExecutionState, edges: Edge[], c: Scalar, decisions: readonly (0 | 1)[]): void {
+  const i = st.replayPathPosition++;
+  if (i >= decisions.length) {
+    ex.terminateOnError(st, 'replay path: ran out of branches in the path file', Termination.User);
+    return;
+  }
+  const bit = decisions[i]!;
+  st.path = { bit, prev: st.path };
+  const cond: Expr = typeof c === 'object' ? c : c !== 0 ? TRUE : FALSE;
+  const taken = bit === 1 ? cond : builder.not(cond);
+  if (typeof c !== 'object' ? (c !== 0) !== (bit === 1) : ex.mustBeFalse(st, taken)) {
+    ex.terminateOnError(st, `replay path: decision ${i + 1} (${bit}) is infeasible here`, Termination.User);
+    return;
+  }
+  if (typeof c === 'object') st.addConstraint(taken);
+  transfer(ex, st, edges[bit === 1 ? 0 : 1]!);
 }
 
 export function execBr(ex: Executor, st: ExecutionState, ki: KInst): void {
@@ -58,6 +96,10 @@ export function execSwitch(ex: Executor, st: ExecutionState, ki: KInst): void {
     return;
   }
   const ce = cond;
+  if (ex.opts.switchType === 'simple') {
+    switchAsBranches(ex, st, info, ce, w);
+    return;
+  }
   // KLEE's order: cases sorted by value, targets in order of first feasible case, default last.
   const order = info.values.map((_, i) => i).sort((i, j) => compareValues(info.values[i]!, info.values[j]!, w));
   const targets: Edge[] = [];
@@ -98,6 +140,26 @@ export function execSwitch(ex: Executor, st: ExecutionState, ki: KInst): void {
     const s = states[i];
     if (s !== null && s !== undefined) transfer(ex, s, targets[i]!);
   }
+}
+
+/**
+ * --switch-type=simple (KLEE's LowerSwitchPass): the switch as a chain of `cond == case`
+ * branches in the order of its cases, then the default — one two-way fork per feasible case,
+ * so cases sharing a block are separate paths (the internal switch forks once per block).
+ */
+function switchAsBranches(ex: Executor, st: ExecutionState, info: SwitchInfo, ce: Expr, w: number): void {
+  let rest: ExecutionState | null = st;
+  const seen = new Set<number | bigint>();
+  for (let i = 0; i < info.values.length && rest !== null; i++) {
+    const v = info.values[i]! as number | bigint;
+    if (seen.has(v)) continue;
+    seen.add(v);
+    const [hit, miss]: [ExecutionState | null, ExecutionState | null] = ex.fork(rest, builder.eq(ce, toExpr(v, w)));
+    if (hit !== null) transfer(ex, hit, info.edges[i]!);
+    rest = miss;
+    if (ex.haltReason !== null) return;
+  }
+  if (rest !== null) transfer(ex, rest, info.defaultEdge);
 }
 
 export function execIndirectBr(ex: Executor, st: ExecutionState, ki: KInst): void {

@@ -7,7 +7,8 @@
 import { builder } from '../expr/builder.js';
 import { constantFromBV, type Expr } from '../expr/expr.js';
 import { ExprKind } from '../expr/kinds.js';
-import { TypeKind, type Type } from '../ir/types.js';
+import { TypeKind, type IntegerType, type Type } from '../ir/types.js';
+import { ExprArray, UpdateList } from '../expr/array.js';
 import { RMWOp } from '../ir/opcodes.js';
 import { printInstruction } from '../ir/printer/index.js';
 import { NULL_PAGE_SIZE, ObjectKind, type MemoryObject, type ObjectState, type PNode } from '../memory/index.js';
@@ -64,7 +65,21 @@ export function resolveAccess(ex: Executor, st: ExecutionState, address: Scalar,
   const one = resolveOneSymbolic(as, p, o);
   ex.stats?.onResolve(st, nowMs() - t0);
   if (one !== null && ex.mustBeTrue(st, accessInBounds(one.mo, p, bytes))) {
+    const maxSym = ex.opts.maxSymArraySize;
+    if (maxSym > 0 && one.mo.size >= maxSym) {
+      // --max-sym-array-size: a symbolic offset into a large object is fixed to one value
+      const c = fromExpr(ex.toConstant(st, p, 'max-sym-array-size')) as number | bigint;
+      return [{ st, mo: one.mo, offset: Number(c) - one.mo.address }];
+    }
     return [{ st, mo: one.mo, offset: offsetOf(p, one.mo) }];
+  }
+  const base = ex.opts.singleObjectResolution ? baseObject(as, p) : null;
+  if (base !== null) {
+    // --single-object-resolution: a known base plus a symbolic offset stays in the base's
+    // object; the rest of the paths are out of its bounds (no fork into its neighbours)
+    const [bound, rest]: [ExecutionState | null, ExecutionState | null] = ex.fork(st, accessInBounds(base, p, bytes));
+    if (rest !== null) memoryError(ex, rest, address);
+    return bound !== null ? [{ st: bound, mo: base, offset: offsetOf(p, base) }] : [];
   }
   const t1 = nowMs();
   const candidates = resolveAllSymbolic(as, p, o);
@@ -79,6 +94,15 @@ export function resolveAccess(ex: Executor, st: ExecutionState, address: Scalar,
   }
   if (unbound !== null) memoryError(ex, unbound, address);
   return out;
+}
+
+/** The object of `base` in an address `base + offset` (a constant base inside a live object), else null. */
+function baseObject(as: ExecutionState['addressSpace'], p: Expr): MemoryObject | null {
+  if (p.kind !== ExprKind.Add) return null;
+  const c = p.left.kind === ExprKind.Constant ? p.left : p.right.kind === ExprKind.Constant ? p.right : null;
+  if (c === null) return null;
+  const n = as.resolveOne(Number(c.value));
+  return n !== null && n.os !== null ? n.mo : null;
 }
 
 /** End a state whose access at `address` hit no object (null page, freed object, nothing). */
@@ -144,7 +168,34 @@ export function writeAt(ex: Executor, a: Access, t: Type, v: Val): boolean {
 
 export function execLoad(ex: Executor, st: ExecutionState, ki: KInst): void {
   const t = ki.aux as Type;
-  for (const a of resolveAccess(ex, st, st.top.regs[ki.a] as Scalar, ki.w)) ex.bindLocal(a.st, ki, readAt(ex, a, t));
+  const n = ex.opts.makeConcreteSymbolic;
+  for (const a of resolveAccess(ex, st, st.top.regs[ki.a] as Scalar, ki.w)) {
+    const v = readAt(ex, a, t);
+    ex.bindLocal(a.st, ki, n > 0 && t.kind === TypeKind.Integer ? concreteReadAsSymbolic(ex, a.st, v, (t as IntegerType).bits, n) : v);
+  }
+}
+
+/** rrws_arr numbering, per run (deterministic names). */
+const rrwsArrays = new WeakMap<Executor, number>();
+
+/**
+ * --make-concrete-symbolic=N (KLEE's replaceReadWithSymbolic): about one in N concrete
+ * integer loads (every one for N = 1) yields a read of a fresh array `rrws_arrK` constrained
+ * to equal the loaded value: same paths, but the value is symbolic from here on (a test of the
+ * solver and the engine's symbolic paths). The array is no test input.
+ */
+function concreteReadAsSymbolic(ex: Executor, st: ExecutionState, v: Val, w: number, n: number): Val {
+  if (typeof v !== 'number' && typeof v !== 'bigint') return v;
+  if (ex.opts.replay !== undefined || (n !== 1 && ex.rng.nextU32() % n !== 0)) return v;
+  const bytes = Math.ceil(w / 8);
+  const id = (rrwsArrays.get(ex) ?? 0) + 1;
+  rrwsArrays.set(ex, id);
+  const ul = new UpdateList(new ExprArray(`rrws_arr${id}`, bytes), null);
+  let read: Expr = builder.read(ul, constantFromBV(0, 32));
+  for (let i = 1; i < bytes; i++) read = builder.concat(builder.read(ul, constantFromBV(i, 32)), read);
+  if (read.width !== w) read = builder.extract(read, 0, w);
+  st.addConstraint(builder.eq(toExpr(v, w), read));
+  return fromExpr(read);
 }
 
 export function execStore(ex: Executor, st: ExecutionState, ki: KInst): void {
@@ -170,11 +221,23 @@ export function execGep(ex: Executor, st: ExecutionState, ki: KInst): void {
 }
 
 /** Where an alloca or malloc came from, for error reports ("main():  %3 = alloca i32"). */
+/**
+ * An instruction printed on its own, for an allocation site: without its metadata
+ * attachments (`, !dbg !DILocation(…)`: printed alone they cannot name their scope) and
+ * attribute groups (`#<nounwind …>`), which say nothing about where the object came from.
+ */
+export function siteText(printed: string): string {
+  let text = printed.trim();
+  const attachments = text.search(/, ![A-Za-z_.][\w.-]* !/);
+  if (attachments >= 0) text = text.slice(0, attachments);
+  return text.replace(/ #<[^>]*>/g, '');
+}
+
 export function allocSite(ki: KInst): () => string {
   return () => {
     let text: string;
     try {
-      text = printInstruction(ki.inst).trim().replace(/, !dbg !\d+$/, '');
+      text = siteText(printInstruction(ki.inst));
     } catch {
       text = `<instruction ${ki.index}>`;
     }

@@ -14,7 +14,7 @@ import { Rng } from '../util/rng.js';
 import type { Searcher } from './searchers/searcher.js';
 import { PTree } from './searchers/ptree.js';
 import { KModule } from './prepare/kmodule.js';
-import type { KFunction, KInst } from './prepare/kinst.js';
+import { Op, type KFunction, type KInst } from './prepare/kinst.js';
 import { ConstantError } from './prepare/constants.js';
 import { ExecutionState, StackFrame, StateStatus } from './state.js';
 import { ConstraintSet } from '../solver/layers/constraint-set.js';
@@ -27,9 +27,12 @@ import { closeKey, MergeGroup } from './merging/manual.js';
 import { mergeBlocker, mergeInto, type MergeCounters, type WitnessEvents } from './merging/core.js';
 import type { MergePoints } from './merging/auto.js';
 import type { DsmCounters } from './searchers/dsm.js';
-import { callBindings } from './bindings.js';
+import { callBindings, withoutExternalCalls } from './bindings.js';
 import { TestWriter, type RunOutput } from './test-output.js';
-import { libcExit, setEnviron } from './prepare/startup.js';
+import { buildMainArgs, libcExit, setEnviron } from './prepare/startup.js';
+import { applyFunctionAliases } from './prepare/function-alias.js';
+import { StaticLimitTracker } from './static-limits.js';
+import { interpretTraced } from './trace.js';
 import type { Module } from '../ir/module.js';
 import type { CallPathCounts } from './coverage.js';
 import type { RunStatistics } from './stats.js';
@@ -37,6 +40,8 @@ import { nowMs } from '../util/clock.js';
 
 /** Callbacks for a caller that wants to see what happens (the CLI prints these). */
 export interface ExploreEvents {
+  /** An instruction about to run, as --debug-print-instructions prints it (only when that option is set). */
+  onInstruction?: (line: string) => void;
   /** A line KLEE would print on stderr ("ERROR: prog.c:3: …", warnings). */
   onLog?: (line: string, kind: 'message' | 'warning' | 'error' | 'print') => void;
   /** A state ended: its test number (0 when no test was written), how, and for exits the exit value. */
@@ -127,6 +132,8 @@ export class Executor {
   private nextStateId = 1;
   private readonly liveStates = new Set<ExecutionState>();
   private warnedOnce = new Set<string>();
+  /** --max-static-*-pct bookkeeping, when a limit is set. */
+  readonly staticLimits: StaticLimitTracker | null;
   /** Per-run solver time (ms). */
   solverTimeMs = 0;
 
@@ -142,12 +149,20 @@ export class Executor {
     // Object and array numbering restart per run: MO ids and const_arr names are deterministic.
     resetObjectIds();
     resetConstArrayCounter();
-    this.km = new KModule(module, callBindings);
+    const aliased = applyFunctionAliases(module, this.opts.functionAliases);
+    this.km = new KModule(module, this.opts.externalCalls === 'none' ? withoutExternalCalls(callBindings) : callBindings);
     if (this.opts.checkOvershift) applyPoisonTracking(this.km, this.opts.overshiftAt);
+    // --make-concrete-symbolic: every load through the general path (the fast one reads bytes)
+    if (this.opts.makeConcreteSymbolic > 0) for (const ki of this.km.instructions) if (ki.op === Op.Load) ki.op = Op.LoadSlow;
+    // path files record concrete branches too: those through the general path then
+    if (this.opts.writePaths || this.opts.replayPath !== undefined) for (const ki of this.km.instructions) if (ki.op === Op.CondBr) ki.op = Op.CondBrSlow;
     this.covered = new Float64Array(this.km.instructions.length);
     this.edgeTaken = new Float64Array(this.km.edgeCount);
+    this.staticLimits = StaticLimitTracker.create(this.opts, this.km.instructions.length);
+    this.km.io.arrayValueChoice = this.opts.optimizeArray === 'value' || this.opts.optimizeArray === 'all';
     this.writer = new TestWriter(this, output);
     for (const w of this.km.warnings) this.warning(w);
+    for (const [from, to] of aliased) this.message(`function ${from} aliased to ${to} (--function-alias)`);
   }
 
   // ------------------------------------------------------------------ logging
@@ -187,13 +202,13 @@ export class Executor {
     }
     const kf = this.km.kfunction(entry)!;
     const as = new AddressSpace();
-    const st = new ExecutionState(this.nextStateId++, [], new ConstraintSet(), as, new Allocator());
+    const st = new ExecutionState(this.nextStateId++, [], new ConstraintSet({ rewriteEqualities: this.opts.rewriteEqualities }), as, new Allocator());
     this.initializeGlobals(st);
     const errno = st.allocator.allocate(4, ObjectKind.Fixed, 4, 'errno')!;
     errno.name = 'errno';
     as.bindNew(errno);
     this.errnoMo = errno;
-    const args = this.buildMainArgs(st, kf);
+    const args = buildMainArgs(this, st, kf);
     if (this.opts.libc === 'tsklee' || this.opts.posixRuntime) setEnviron(this, st);
     // Static constructors run first, destructors after the entry function returns.
     st.entryQueue = [...this.km.ctors, kf, ...this.km.dtors];
@@ -213,6 +228,9 @@ export class Executor {
   errnoObject(_st: ExecutionState): MemoryObject {
     return this.errnoMo!;
   }
+
+  /** Where main's envp points (the libc's `environ` starts there). */
+  envpAddress = 0;
 
   /** main's (argc, argv, envp), remembered for when main runs after constructors. */
   mainArgs: Val[] = [];
@@ -281,32 +299,6 @@ export class Executor {
       default:
         km.io.write(os, off, c.type, km.constants.eval(c));
     }
-  }
-
-  private buildMainArgs(st: ExecutionState, kf: KFunction): Val[] {
-    const nparams = kf.fn.args.length;
-    if (nparams === 0) return [];
-    const argv = [this.opts.programName, ...this.opts.programArgs];
-    const as = st.addressSpace;
-    const site = `${kf.name}():  argv`;
-    const ptrs: number[] = [];
-    for (let i = 0; i < argv.length; i++) {
-      const bytes = new TextEncoder().encode(argv[i]!);
-      const mo = st.allocator.allocate(bytes.length + 1, ObjectKind.Fixed, 8, site)!;
-      mo.name = `arg${i}`;
-      const os = as.bindNew(mo);
-      os.bytes.set(bytes);
-      ptrs.push(mo.address);
-      st.argvObjects.push(mo);
-    }
-    // argv[0..argc-1], NULL, envp: NULL (tsklee passes an empty environment)
-    const vec = st.allocator.allocate((argv.length + 2) * 8, ObjectKind.Fixed, 8, site)!;
-    vec.name = 'argv';
-    const vos = as.bindNew(vec);
-    for (let i = 0; i < ptrs.length; i++) vos.view.setBigUint64(i * 8, BigInt(ptrs[i]!), true);
-    st.argvObjects.push(vec);
-    const out: Val[] = [argv.length, vec.address, vec.address + (argv.length + 1) * 8];
-    return out.slice(0, nparams);
   }
 
   // ------------------------------------------------------------------ the run
@@ -401,14 +393,19 @@ export class Executor {
   /** Paths the ended states stood for (merged-away states excluded: their paths live on). */
   endedMultiplicity = 0;
 
-  halt(reason: string): void {
-    if (this.haltReason === null) this.haltReason = reason;
+  /** Stop the run; `dump` = false: the remaining states end without tests (--exit-on-error). */
+  halt(reason: string, dump = true): void {
+    if (this.haltReason !== null) return;
+    this.haltReason = reason;
+    this.dumpOnHalt = dump;
   }
+
+  private dumpOnHalt = true;
 
   /** Run one state for up to `budget` instructions (it stops early at forks and endings). */
   step(st: ExecutionState, budget: number): void {
     try {
-      const n = interpret(this, st, budget);
+      const n = this.opts.debugPrintInstructions !== undefined ? interpretTraced(this, st, budget, this.opts.debugPrintInstructions) : interpret(this, st, budget);
       this.instructions += n;
       st.steppedInstructions += n; // (instsSinceCovNew is kept by interpret)
     } catch (e) {
@@ -491,7 +488,7 @@ export class Executor {
    */
   private async dumpRemainingStates(budgetMs: number): Promise<void> {
     if (this.liveStates.size === 0) return;
-    const dump = this.opts.dumpStatesOnHalt;
+    const dump = this.opts.dumpStatesOnHalt && this.dumpOnHalt;
     if (dump) this.message('halting execution, dumping remaining states');
     const deadline = Date.now() + budgetMs;
     let lastYield = Date.now();
@@ -548,6 +545,13 @@ export class Executor {
    */
   fork(st: ExecutionState, cond: Expr): [ExecutionState | null, ExecutionState | null] {
     if (cond.kind === ExprKind.Constant) return cond === TRUE ? [st, null] : [null, st];
+    const limits = this.staticLimits;
+    if (limits !== null && limits.exceeded(st, this.currentInst(st))) {
+      // --max-static-*-pct: a hot branch takes one value the path allows instead of forking
+      const v = this.getValue(st, cond);
+      st.addConstraint(builder.eq(v, cond));
+      return Number(v.value) !== 0 ? [st, null] : [null, st];
+    }
     let res = this.evaluate(st, cond);
     if (res === Validity.Unknown && !this.branchingPermitted(st)) {
       // Follow one side at random, as KLEE does when it may not fork.
@@ -563,6 +567,7 @@ export class Executor {
     if (res === Validity.False) return [null, st];
     this.forks++;
     this.stats?.onFork(st, 1);
+    limits?.recordFork(st, this.currentInst(st));
     const other = st.branch(this.nextStateId++);
     this.added.push(other);
     this.ptree?.fork(st, other, st);
@@ -633,6 +638,7 @@ export class Executor {
       st.queryCostMs += dt;
       this.solverTimeMs += dt;
       this.stats?.onQuery(st, dt, what);
+      this.staticLimits?.recordSolverTime(st, this.currentInst(st), dt);
     }
   }
 

@@ -60,11 +60,24 @@ export async function explore(module: Module, options: Partial<EngineOptions> = 
     let name = '';
     setup.onStart?.(ex);
     const merging = setUpStateMerging(ex);
+    const nowSeconds = (): number => performance.now() / 1000;
     tracker?.start();
     let summary;
     try {
       summary = await ex.run((ptree, rng) => {
-        const s = merging.searcher(() => createSearcher(names, { rng, ptree, oracle }));
+        const s = merging.searcher(() =>
+          createSearcher(names, {
+            rng,
+            ptree,
+            oracle,
+            // KLEE's --use-batching-search and --use-iterative-deepening-time-search
+            batching:
+              opts.batching === undefined
+                ? undefined
+                : { counters: { instructions: () => ex.instructions, nowSeconds }, instructions: opts.batching.instructions, timeSeconds: opts.batching.timeSeconds, onMessage: (m) => ex.message(m) },
+            iterativeDeepeningTime: opts.iterativeDeepeningTime ? { nowSeconds, onMessage: (m) => ex.message(m) } : undefined,
+          }),
+        );
         name = s.name;
         return s;
       }, setup.shouldStop);

@@ -10,6 +10,7 @@ import { TypeKind, type ArrayType, type IntegerType, type StructType, type Type,
 import { builder } from '../expr/builder.js';
 import { constantFromBV, type Expr } from '../expr/expr.js';
 import { ExprKind } from '../expr/kinds.js';
+import { MAX_OPTIMIZED_SIZE, valueChoice } from './array-values.js';
 import type { ObjectState } from '../memory/object-state.js';
 import {
   doubleToFP128,
@@ -31,6 +32,9 @@ export type Byte = number | Expr;
 const scratch = new Uint8Array(16);
 
 export class MemIO {
+  /** --optimize-array=value: symbolic-index reads of all-concrete objects become value choices (array-values.ts). */
+  arrayValueChoice = false;
+
   constructor(readonly dl: DataLayout) {}
 
   storeSize(t: Type): number {
@@ -256,6 +260,9 @@ export class MemIO {
   /** Load at a symbolic 32-bit offset. */
   readSym(os: ObjectState, off: Expr, t: Type): Val {
     os.recordSymbolicAccess(this.dl.typeStoreSize(t));
+    if (this.arrayValueChoice && os.kinds === null && os.size <= MAX_OPTIMIZED_SIZE) {
+      return this.fromBytes(t, (i) => valueChoice(os.bytes, builder.add(off, constantFromBV(i, 32))), 0);
+    }
     return this.fromBytes(t, (i) => os.read8Sym(builder.add(off, constantFromBV(i, 32))), 0);
   }
 }

@@ -5,6 +5,7 @@
  */
 
 import type { OvershiftAt } from './prepare/poison.js';
+import type { StaticLimits } from './static-limits.js';
 
 export type LibcKind = 'none' | 'tsklee';
 
@@ -40,6 +41,8 @@ export interface EngineOptions {
   emitAllErrors: boolean;
   /** Stop the run at the first error of these kinds (KLEE's --exit-on-error-type: Ptr, Abort, Assert, …). */
   exitOnErrorType: string[];
+  /** Stop at the first error of any kind, without dumping the other states (KLEE's --exit-on-error; the CLI then exits with 1). */
+  exitOnError: boolean;
   /** Write each test's path condition as SMT-LIB2 (testNNNNNN.smt2). */
   writeSmt2s: boolean;
   /** Write a .kquery file per test. */
@@ -65,6 +68,70 @@ export interface EngineOptions {
   quantum: number;
   /** Merge states at klee_close_merge (KLEE's --use-merge); without it the calls are ignored. */
   useMerge: boolean;
+  /** Largest stack depth (frames); a call beyond it ends the state early (KLEE's --max-stack-frames). Default 8192, as KLEE. */
+  maxStackFrames: number;
+  // ---------------------------------------------------------------- KLEE options (issue 21)
+  /** How a symbolic switch forks (KLEE's --switch-type): 'internal' once per feasible target block, 'simple' once per case, in case order. Default 'internal'. */
+  switchType: 'internal' | 'simple';
+  /** klee_assume(false) on a path ends it silently instead of with a user error (KLEE's --silent-klee-assume). */
+  silentKleeAssume: boolean;
+  /** Substitute constants into the path condition when an equality with a constant is added (KLEE's --rewrite-equalities). Default true. */
+  rewriteEqualities: boolean;
+  /**
+   * Calls to functions whose whole name matches `pattern` (a regular expression) call
+   * `target` instead (KLEE's --function-alias / klee_alias_function).
+   */
+  functionAliases: { pattern: string; target: string }[];
+  /**
+   * KLEE's --external-calls. tsklee never runs code natively: 'concrete' and 'all' both mean
+   * "functions tsklee models" (its libc, libm); 'none' refuses those too (the path ends with
+   * KLEE's "external calls disallowed" error). Default 'concrete'.
+   */
+  externalCalls: 'none' | 'concrete' | 'all';
+  /**
+   * A symbolic offset into an object larger than this many bytes is fixed to one value it may
+   * take (KLEE's --max-sym-array-size; 0 = no limit).
+   */
+  maxSymArraySize: number;
+  /** About 1 in N concrete loads gives a fresh symbolic value constrained to the loaded one (KLEE's --make-concrete-symbolic; 0 = off). */
+  makeConcreteSymbolic: number;
+  /**
+   * A symbolic pointer that may point into several objects is resolved to the one object of
+   * the current counterexample only, with a bounds check there (KLEE's --single-object-resolution).
+   */
+  singleObjectResolution: boolean;
+  /** KLEE's --use-batching-search with --batch-instructions and --batch-time (seconds); undefined = off. */
+  batching?: { instructions: number; timeSeconds: number };
+  /** KLEE's --use-iterative-deepening-time-search. */
+  iterativeDeepeningTime: boolean;
+  /** Write testN.path: the decision (1 = true side) at every conditional branch (KLEE's --write-paths). */
+  writePaths: boolean;
+  /** Write testN.sym.path: the decisions at branches that forked (KLEE's --write-sym-paths). */
+  writeSymPaths: boolean;
+  /** Follow these decisions at the conditional branches instead of forking (KLEE's --replay-path; the contents of a .path file). */
+  replayPath?: (0 | 1)[];
+  /** Write no test files at all (KLEE's --write-no-tests). */
+  writeNoTests: boolean;
+  /** Write testN.info with the time the test took to generate (KLEE's --write-test-info). */
+  writeTestInfo: boolean;
+  /** Write testN.cvc: the path condition (SMT-LIB2, as KLEE does with a non-STP solver; --write-cvcs). */
+  writeCvcs: boolean;
+  /** Write testN.xml in Test-Comp's format (KLEE's --write-xml-tests); KLEE then writes no testN.info. */
+  writeXmlTests: boolean;
+  /** Write assembly.ll, the module error reports point into (KLEE's --output-source). Default true. */
+  outputSource: boolean;
+  /**
+   * The environment main's envp (and, with the libc, `environ`) holds: `NAME=VALUE` strings
+   * (KLEE's --environ / --env-file). Default DEFAULT_ENVIRONMENT: a fixed one, never the host's.
+   */
+  environment: string[];
+  /** KLEE's --optimize-array: 'value' (and 'all') turns symbolic-index reads of all-concrete objects into value choices (array-values.ts); 'index' is not implemented. Default 'none'. */
+  optimizeArray: 'none' | 'index' | 'value' | 'all';
+  /** Announce every instruction before it runs (KLEE's --debug-print-instructions), through ExploreEvents.onInstruction. */
+  debugPrintInstructions?: 'all' | 'src' | 'compact';
+  /** KLEE's --max-static-*-pct limits (fractions, 1 = off) and their check delay; undefined = off. */
+  staticLimits?: StaticLimits;
+  // ---------------------------------------------------------------- end KLEE options (issue 21)
   // ---- automatic state merging (paper 001; src/engine/merging/)
   /** --state-merging: 'static' runs states in topological order and merges at joins, 'dynamic' fast-forwards states about to meet a similar one under the --search searcher. Default 'none'. */
   stateMerging: StateMergingKind;
@@ -86,8 +153,6 @@ export interface EngineOptions {
    * coverage. KLEE's manual merging (--use-merge) never does.
    */
   mergeWitnessTests: boolean;
-  /** Largest stack depth (frames) before a state ends with an error. Default 10000. */
-  maxStackFrames: number;
   /** Seconds between two rows of run.stats (KLEE's --stats-write-interval; 0: none by time). Default 1. */
   statsWriteInterval: number;
   /** Also a run.stats row every this many instructions (--stats-write-after-instructions; 0: off). */
@@ -105,6 +170,22 @@ export interface EngineOptions {
   replay?: { objects: { name: string; bytes: Uint8Array }[] };
 }
 
+/**
+ * The environment a program sees without --environ: the same on every run and machine, and
+ * consistent with the POSIX model (user `user`, uid 1000, home /home/user, working directory
+ * /tmp). KLEE passes its own process's environment instead; tsklee never shows the host's.
+ */
+export const DEFAULT_ENVIRONMENT: readonly string[] = [
+  'HOME=/home/user',
+  'LANG=C',
+  'LOGNAME=user',
+  'PATH=/usr/local/bin:/usr/bin:/bin',
+  'PWD=/tmp',
+  'SHELL=/bin/sh',
+  'TERM=dumb',
+  'USER=user',
+];
+
 export const DEFAULT_OPTIONS: EngineOptions = {
   entryPoint: 'main',
   programArgs: [],
@@ -120,6 +201,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   onlyOutputStatesCoveringNew: false,
   emitAllErrors: false,
   exitOnErrorType: [],
+  exitOnError: false,
   writeSmt2s: false,
   writeKQueries: false,
   checkDivZero: true,
@@ -129,7 +211,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   libc: 'none',
   posixRuntime: false,
   quantum: 10000,
-  maxStackFrames: 10000,
+  maxStackFrames: 8192,
   useMerge: false,
   statsWriteInterval: 1,
   statsWriteAfterInstructions: 0,
@@ -144,6 +226,25 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   maxStateMultiplicity: 0,
   debugLogMerge: false,
   mergeWitnessTests: true,
+  // KLEE options (issue 21)
+  switchType: 'internal',
+  silentKleeAssume: false,
+  rewriteEqualities: true,
+  functionAliases: [],
+  externalCalls: 'concrete',
+  maxSymArraySize: 0,
+  makeConcreteSymbolic: 0,
+  singleObjectResolution: false,
+  iterativeDeepeningTime: false,
+  writePaths: false,
+  writeSymPaths: false,
+  writeNoTests: false,
+  writeTestInfo: false,
+  writeCvcs: false,
+  writeXmlTests: false,
+  outputSource: true,
+  environment: [...DEFAULT_ENVIRONMENT],
+  optimizeArray: 'none',
 };
 
 export function resolveOptions(o: Partial<EngineOptions> = {}): EngineOptions {

@@ -87,6 +87,19 @@ export enum StateStatus {
   Terminated,
 }
 
+/** One branch decision in a persistent list (KLEE's path streams): 1 = true side. */
+export interface PathBit {
+  readonly bit: 0 | 1;
+  readonly prev: PathBit | null;
+}
+
+/** A path list's decisions, oldest first. */
+export function pathBits(p: PathBit | null): (0 | 1)[] {
+  const out: (0 | 1)[] = [];
+  for (let n = p; n !== null; n = n.prev) out.push(n.bit);
+  return out.reverse();
+}
+
 export class ExecutionState implements SearchableState {
   depth = 0;
   /** How many paths this state stands for (merged states add theirs; a fork copies it to both sides). */
@@ -129,6 +142,12 @@ export class ExecutionState implements SearchableState {
   witnesses: Witness[];
   /** Next object of the test being replayed (EngineOptions.replay). */
   replayPosition = 0;
+  /** Branch decisions so far, newest first (--write-paths, --replay-path); shared with forks. */
+  path: PathBit | null = null;
+  /** Decisions at branches where both sides were feasible (--write-sym-paths). */
+  symPath: PathBit | null = null;
+  /** How many decisions of --replay-path's file this path has used. */
+  replayPathPosition = 0;
   /** What main returned or exit() was given (undefined if neither happened yet). */
   exitValue: Val | undefined = undefined;
   /** Set by a handler that wants the current step to end (the searcher picks again). */
@@ -185,6 +204,9 @@ export class ExecutionState implements SearchableState {
     s.queryCostMs = 0;
     s.forkDisabled = this.forkDisabled;
     s.replayPosition = this.replayPosition;
+    s.path = this.path;
+    s.symPath = this.symPath;
+    s.replayPathPosition = this.replayPathPosition;
     s.console = this.console;
     s.firstCovered = this.firstCovered;
     for (const g of s.openMergeStack) g.running++;

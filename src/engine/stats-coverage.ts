@@ -111,7 +111,7 @@ export class CoverageModel {
           sites.push({ inst: ki.inst, countGid: ki.gid, gid: ki.gid, file, line: ki.line, coverable: isCoverable(ki.inst), fn: fnIndex });
           const bk = baseInst(ki); // a poison check wraps the branch it guards
           const branch = branchSides(bk.op, bk.aux);
-          if (branch !== null) this.branches.push({ gid: ki.gid, fn: fnIndex, file, line: ki.line, conditional: bk.op === Op.CondBr, sides: branch });
+          if (branch !== null) this.branches.push({ gid: ki.gid, fn: fnIndex, file, line: ki.line, conditional: bk.op === Op.CondBr || bk.op === Op.CondBrSlow, sides: branch });
         }
       }
       const firstLine = sp?.line ?? sites[start]?.line ?? 0;
@@ -253,6 +253,7 @@ export function sidesTaken(b: BranchSite, edgeTaken: Float64Array): number {
 function branchSides(op: Op, aux: unknown): number[][] | null {
   switch (op) {
     case Op.CondBr:
+    case Op.CondBrSlow: // --write-paths / --replay-path take it through the general path
       return (aux as Edge[]).map((e) => [e.id]);
     case Op.Switch: {
       const s = aux as SwitchInfo;

@@ -58,6 +58,7 @@ const FREES = new Set(['free', '_ZdlPv', '_ZdaPv']);
 function branchTypeOf(op: Op, aux: unknown): BranchType {
   switch (op) {
     case Op.CondBr:
+    case Op.CondBrSlow: // --write-paths / --replay-path take it through the general path
       return 'ConditionalBranch';
     case Op.Switch:
       return 'Switch';

@@ -14,7 +14,8 @@ import type { ExprArray } from '../expr/array.js';
 import { builder } from '../expr/builder.js';
 import { isSolverFailure } from '../solver/solver.js';
 import type { Executor } from './executor.js';
-import type { ExecutionState } from './state.js';
+import { pathBits, type ExecutionState, type PathBit } from './state.js';
+import { formatTestXml } from '../output/test-xml.js';
 import { ERR_SUFFIX, EXIT_ON_ERROR_NAMES, Termination } from './errors.js';
 import { toUBig, type Val } from './values.js';
 import type { KInst } from './prepare/kinst.js';
@@ -53,6 +54,9 @@ export class MemoryOutput implements RunOutput {
     this.warnings.push(`${kind}: ${text}`);
   }
 }
+
+/** Starts the halt reason of a run stopped by --exit-on-error (KLEE's wording). */
+export const EXIT_ON_ERROR_PREFIX = 'EXITING ON ERROR: ';
 
 export class TestWriter {
   completedPaths = 0;
@@ -173,6 +177,8 @@ export class TestWriter {
     const id = this.processTestCase(st, extras);
     this.ex.events.onStateEnd?.({ stateId: st.id, testId: id, kind, message });
     if (this.exitOn.has(kind)) this.ex.halt(`exit on error type: ${message}`);
+    // KLEE's --exit-on-error: the run ends here, the other states without tests
+    if (this.ex.opts.exitOnError) this.ex.halt(`${EXIT_ON_ERROR_PREFIX}${message}`, false);
   }
 
   /** The stack of an error report, innermost frame first (KLEE's ExecutionState::dumpStack). */
@@ -193,9 +199,14 @@ export class TestWriter {
     return out;
   }
 
+  /** An instruction's 1-based line in assembly.ll (0 if unknown). */
+  assemblyLineOf(ki: KInst): number {
+    return this.assembly.lineOf(ki.inst);
+  }
+
   /** assembly.ll, the first time a report (or run.istats) refers to it. */
   writeAssembly(): void {
-    if (this.assemblyWritten || this.output.writeFile === undefined) return;
+    if (this.assemblyWritten || this.output.writeFile === undefined || !this.ex.opts.outputSource) return;
     this.assemblyWritten = true;
     this.output.writeFile('assembly.ll', this.assembly.text);
   }
@@ -203,6 +214,9 @@ export class TestWriter {
   /** Write one test for st (a .ktest when its inputs can be computed, plus extras; `exited`: the path exited normally). */
   private processTestCase(st: ExecutionState, extras: WriteTestExtras, exited = false, witness?: Expr): number {
     const ex = this.ex;
+    // --write-no-tests: KLEE writes nothing for the test (not even its .err)
+    if (ex.opts.writeNoTests) return 0;
+    const t0 = Date.now();
     const ktest = this.symbolicSolution(st, witness);
     this.lastKTest = ktest;
     if (ktest === null) ex.warning('unable to get symbolic solution, losing test case');
@@ -214,6 +228,12 @@ export class TestWriter {
     if (ex.opts.writeSmt2s) files.smt2 = toSmtLib2(st.constraints.toArray().length > 0 ? [...st.constraints.toArray()] : [TRUE]).text;
     if (ex.opts.writeKQueries) files.kquery = st.constraints.toArray().map((c) => printKQuery(c)).join('\n') + '\n';
     if (ex.opts.writeCov) files.cov = firstCoveredLines(st, ex.km);
+    if (ex.opts.writeCvcs) files.cvc = toSmtLib2(st.constraints.toArray().length > 0 ? [...st.constraints.toArray()] : [TRUE]).text;
+    if (ex.opts.writePaths) files.path = pathFile(st.path);
+    if (ex.opts.writeSymPaths) files['sym.path'] = pathFile(st.symPath);
+    if (ex.opts.writeXmlTests && ktest !== null) files.xml = formatTestXml(ktest, extras.errKind !== undefined || extras.errText !== undefined);
+    // KLEE writes .info only without --write-xml-tests
+    if (ex.opts.writeTestInfo && !ex.opts.writeXmlTests) files.info = `Time to generate test case: ${((Date.now() - t0) / 1000).toFixed(3)}s\n`;
     if (record.exitStatus !== undefined) extras.exitStatus = record.exitStatus;
     extras.files = files;
     const id = this.output.writeTest(ktest, extras);
@@ -267,6 +287,12 @@ export class TestWriter {
     for (let i = 0; i < opts.programArgs.length; i++) args.push(opts.programArgs[i]!);
     return args;
   }
+}
+
+/** A .path / .sym.path file: one decision a line, oldest first (KLEE's format). */
+function pathFile(p: PathBit | null): string {
+  const bits = pathBits(p);
+  return bits.length === 0 ? '' : `${bits.join('\n')}\n`;
 }
 
 /** KLEE prints constant arguments as unsigned decimal. */

@@ -19,6 +19,8 @@ export interface LoggingSolverOptions {
   dir: string;
   /** File name prefix; default 'query'. */
   prefix?: string;
+  /** The layer's name in stats() (run.stats columns); default 'smt2-log'. */
+  layer?: string;
 }
 
 export class LoggingSolver implements Solver {
@@ -57,7 +59,7 @@ export class LoggingSolver implements Solver {
   }
 
   stats(): SolverStats[] {
-    return [{ layer: 'smt2-log', queries: this.count, hits: 0, timeMs: this.timeMs }, ...this.inner.stats()];
+    return [{ layer: this.opts.layer ?? 'smt2-log', queries: this.count, hits: 0, timeMs: this.timeMs }, ...this.inner.stats()];
   }
 
   dispose(): void {

@@ -223,7 +223,7 @@ beforeAll(async () => {
     ext: ['run', '--search=dfs', '--output-dir=out-ext', '--libc=tsklee', 'ext.bc'],
     own: ['run', '--output-dir=out-own', '--libc=tsklee', 'own.bc'],
     rand: ['run', '--output-dir=out-rand', '--libc=tsklee', 'rand.bc'],
-    badLibc: ['run', '--libc=uclibc', 'args.bc'],
+    badLibc: ['run', '--libc=musl', 'args.bc'],
     typed: ['run', '--libc=tsklee', '--posix-runtime', 'typed/args14.bc'],
   });
 }, 300_000);
@@ -268,7 +268,7 @@ describe('--libc=tsklee', () => {
   it('refuses an unknown C library in one line naming the choices', () => {
     const r = runs.badLibc!;
     expect(r.code).not.toBe(0);
-    expect(r.stderr.trim()).toBe('tsklee: error: --libc=uclibc: unknown C library (choices: none, tsklee)');
+    expect(r.stderr.trim()).toBe('tsklee: error: --libc=musl: unknown C library (choices: none, tsklee, klee, uclibc)');
   });
 
   it('refuses a typed-pointer (clang-14) program clearly', () => {

@@ -22,8 +22,8 @@ import { compareRun, type Verdict } from '../../replay/compare.js';
 import { LIBC_CHOICES, loadProgram, RuntimeSetupError, type LibcChoice } from '../../engine/prepare/runtime.js';
 import type { GlobalArgs } from '../context.js';
 import { UsageError, writeStdout } from '../errors.js';
-import { parseTimeSpan } from './run.js';
-import { compileC } from '../../cc/compile-input.js';
+import { parseTimeSpan } from './time-span.js';
+import { inputBitcode, needsTranslation } from '../input-file.js';
 
 interface ReplayArgs extends GlobalArgs {
   program: string;
@@ -73,9 +73,9 @@ async function replayInInterpreter(argv: ReplayArgs, tests: TestInput[], timeout
   let tmp: string | undefined;
   let bc = argv.program;
   try {
-    if (bc.endsWith('.c')) {
+    if (needsTranslation(bc)) {
       tmp = mkdtempSync(join(tmpdir(), 'tsklee-cc-'));
-      bc = compileC(bc, tmp);
+      bc = inputBitcode(bc, tmp);
     }
     let loaded;
     try {
@@ -91,7 +91,7 @@ async function replayInInterpreter(argv: ReplayArgs, tests: TestInput[], timeout
       const r = await replayConcrete(loaded.module, t.ktest, {
         entryPoint,
         programName: argv.program,
-        libc,
+        libc: loaded.libc,
         posixRuntime: argv.posixRuntime === true,
         maxTime: timeoutS,
       });

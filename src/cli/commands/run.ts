@@ -1,7 +1,7 @@
 /**
- * `tsklee run [options] prog.bc|prog.c [program args]`: explore every path of a program
- * (KLEE's `klee` command). A `.c` file is compiled first (src/cc/compile-input.ts: clang-19,
- * else another clang; `-emit-llvm -c -g -O0 -Xclang -disable-O0-optnone -I<tsklee>/runtime/include`).
+ * `tsklee run [options] prog.bc|prog.ll|prog.c [program args]`: explore every path of a
+ * program (KLEE's `klee` command). A `.c` file is compiled first, a `.ll` assembled
+ * (../input-file.ts).
  *
  * Writes klee-out-N/ beside the input (or --output-dir): a .ktest per path, .err reports,
  * info, messages.txt, warnings.txt, run.stats. Prints KLEE's summary as `tsklee: done: …`
@@ -9,12 +9,12 @@
  * --max-time, --max-instructions and Ctrl-C stop the run cleanly: the tests found stay.
  * As in KLEE, tsklee's options go before the input and everything after it is the program's,
  * untouched (`tsklee run --libc=tsklee --posix-runtime prog.bc --sym-args 0 2 4 -n`): the CLI
- * inserts a `--` after the input (separateProgramArgs); a `--` given right after it is dropped.
+ * rewrites the options into one form and inserts a `--` after the input (separateProgramArgs,
+ * ../klee-args.ts); a `--` given right after it is dropped.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { compileC } from '../../cc/compile-input.js';
 import type { Argv, CommandModule } from 'yargs';
 import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, writeFileAtomic, type RunDoneStats } from '../../output/index.js';
 import { explore } from '../../engine/explore.js';
@@ -22,18 +22,31 @@ import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend,
 import { solverStatsColumns } from '../../output/run-stats.js';
 import { countingBackend } from '../../solver/solver.js';
 import { COVERAGE_COLUMNS } from '../../engine/stats-tracker.js';
-import { formatCoveredInstructions, STATS_RUN_OPTIONS, statsEngineOptions, statsFilesWanted, statsSinks, writeCoverage, type StatsRunArgs } from '../run-statistics.js';
+import { formatCoveredInstructions, statsEngineOptions, statsFilesWanted, statsSinks, writeCoverage, type StatsRunArgs } from '../run-statistics.js';
 import { DEFAULT_OPTIONS, resolveOptions, type EngineOptions } from '../../engine/options.js';
 import { EXIT_ON_ERROR_NAMES } from '../../engine/errors.js';
 import { EngineSetupError } from '../../engine/executor.js';
-import { resolveSearchNames, SEARCH_NAMES, SearcherConfigError } from '../../engine/searchers/index.js';
+import { EXIT_ON_ERROR_PREFIX } from '../../engine/test-output.js';
+import { resolveSearchNames, SearcherConfigError } from '../../engine/searchers/index.js';
 import { LIBC_CHOICES, loadProgram, RuntimeSetupError, type LibcChoice } from '../../engine/prepare/runtime.js';
 import type { GlobalArgs } from '../context.js';
 import { UsageError } from '../errors.js';
 import { ProgressLine } from '../progress.js';
 import { formatMergingSummary } from '../../engine/merging/summary.js';
 
-interface RunArgs extends GlobalArgs, StatsRunArgs {
+import { normalizeKleeArgs, tableLookup } from '../klee-args.js';
+import { RUN_OPTIONS } from './run-options.js';
+import { parseTimeSpan } from './time-span.js';
+import { kleeBehaviourOptions, type KleeBehaviourArgs } from './run-klee-options.js';
+import { instructionTrace, kleeOutputOptions, notedOptionWarnings, queryLogs, type KleeOutputArgs } from './run-klee-output.js';
+import { LineSink } from '../line-sink.js';
+import { formatXmlMetadata } from '../../output/test-xml.js';
+import { LoggingSolver } from '../../solver/logging-solver.js';
+import { printModule } from '../../ir/printer/index.js';
+import { warnLine } from '../context.js';
+import { inputBitcode, needsTranslation, optimizeBitcode } from '../input-file.js';
+
+interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRunArgs {
   input: string;
   args: string[];
   outputDir?: string;
@@ -48,6 +61,7 @@ interface RunArgs extends GlobalArgs, StatsRunArgs {
   onlyOutputStatesCoveringNew?: boolean;
   emitAllErrors?: boolean;
   exitOnErrorType?: string | string[];
+  exitOnError?: boolean;
   writeSmt2s?: boolean;
   writeKqueries?: boolean;
   entryPoint?: string;
@@ -116,30 +130,38 @@ function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
   };
 }
 
+/**
+ * --libc: tsklee's own C library stands in for KLEE's two: `klee` (KLEE's minimal libc)
+ * silently, `uclibc` with a one-line note (its behaviour is glibc's, not uClibc's).
+ */
+function libcChoice(v: string | undefined): LibcChoice {
+  if (v === 'klee') return 'tsklee';
+  if (v === 'uclibc') {
+    warnLine("--libc=uclibc: tsklee links its own C library (as --libc=tsklee); it follows glibc's behaviour, not klee-uclibc's");
+    return 'tsklee';
+  }
+  const libc = (v ?? 'none') as LibcChoice;
+  if (!LIBC_CHOICES.includes(libc)) throw new UsageError(`--libc=${v}: unknown C library (choices: ${[...LIBC_CHOICES, 'klee', 'uclibc'].join(', ')})`);
+  return libc;
+}
+
+/** KLEE's solver backends that tsklee does not have. */
+const KLEE_ONLY_BACKENDS = ['stp', 'metasmt', 'dummy'];
+
 /** A --solver-backend style value, checked (and an external solver's binary located) before anything is written. */
 function solverBackendArg(v: string | undefined, option: string): SolverBackendName {
-  const name = (v ?? 'z3') as SolverBackendName;
+  const given = v ?? 'z3';
+  if (KLEE_ONLY_BACKENDS.includes(given)) {
+    const what = given === 'metasmt' ? 'metaSMT' : given === 'stp' ? 'STP' : 'dummy solver';
+    throw new UsageError(`--${option}=${given}: tsklee has no ${what} backend; use one of ${SOLVER_BACKENDS.join(', ')}`);
+  }
+  const name = given as SolverBackendName;
   if (!SOLVER_BACKENDS.includes(name)) throw new UsageError(`--${option}=${v}: unknown solver backend (${SOLVER_BACKENDS.join(', ')})`);
   if (isExternalBackend(name)) resolveBackend(name);
   return name;
 }
 
-/** KLEE's time spans: "90", "90s", "1.5min", "2h", "500ms", "1h30min". Seconds. */
-export function parseTimeSpan(s: string, option: string): number {
-  const t = s.trim();
-  if (/^\d+(\.\d+)?$/.test(t)) return Number(t);
-  const re = /(\d+(?:\.\d+)?)(h|min|s|ms|us|ns)/gy;
-  let total = 0;
-  let m: RegExpExecArray | null;
-  let pos = 0;
-  const unit: Record<string, number> = { h: 3600, min: 60, s: 1, ms: 1e-3, us: 1e-6, ns: 1e-9 };
-  while ((m = re.exec(t)) !== null) {
-    total += Number(m[1]) * unit[m[2]!]!;
-    pos = re.lastIndex;
-  }
-  if (pos !== t.length || t.length === 0) throw new UsageError(`--${option}: invalid time span '${s}' (e.g. 30, 30s, 5min, 1h)`);
-  return total;
-}
+export { parseTimeSpan } from './time-span.js';
 
 function list(v: string | string[] | undefined): string[] {
   if (v === undefined) return [];
@@ -147,126 +169,54 @@ function list(v: string | string[] | undefined): string[] {
 }
 
 /**
- * `tsklee run`'s options that take no value (to find the input file among the arguments):
- * read off the command's own builder, so a new boolean option is never forgotten here.
- */
-let runFlags: Set<string> | null = null;
-function runFlagNames(): Set<string> {
-  if (runFlags !== null) return runFlags;
-  const names = new Set(['help', 'version']);
-  const recorder: unknown = new Proxy(
-    {},
-    {
-      get: (_t, method) => (name: unknown, o?: { type?: string }) => {
-        if (method === 'option' && typeof name === 'string' && o?.type === 'boolean') names.add(name);
-        if (method === 'options' && typeof name === 'object' && name !== null) {
-          for (const [k, v] of Object.entries(name as Record<string, { type?: string }>)) if (v.type === 'boolean') names.add(k);
-        }
-        return recorder;
-      },
-    },
-  );
-  (runCommand.builder as (y: unknown) => unknown)(recorder);
-  return (runFlags = names);
-}
-
-/**
- * `tsklee … run [options] INPUT ARGS…` → `tsklee … run [options] INPUT -- ARGS…`, so that yargs
- * leaves the program's arguments alone (KLEE: options after the input belong to the program).
- * Other commands are returned unchanged.
+ * `tsklee … run [options] INPUT ARGS…` in yargs' form: KLEE's option spellings accepted
+ * (klee-args.ts), then INPUT, `--`, and the program's arguments untouched. An unknown option
+ * is a UsageError naming the nearest one. Other commands are returned unchanged.
  */
 export function separateProgramArgs(args: readonly string[]): string[] {
-  let seenRun = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') break;
-    if (a.startsWith('--')) {
-      // --opt VALUE skips its value; --opt=VALUE, flags and --no-flag do not
-      const name = a.slice(2);
-      const flags = runFlagNames();
-      const flag = name.includes('=') || flags.has(name) || (name.startsWith('no-') && flags.has(name.slice(3)));
-      if (!flag) i++;
-      continue;
-    }
-    if (a.startsWith('-') && a !== '-') continue; // -h, -V
-    if (!seenRun) {
-      if (a !== 'run') break;
-      seenRun = true;
-      continue;
-    }
-    if (args[i + 1] === '--') return [...args];
-    return [...args.slice(0, i + 1), '--', ...args.slice(i + 1)];
-  }
-  return [...args];
+  let i = 0;
+  while (i < args.length && args[i]!.startsWith('--log-level')) i += args[i]!.includes('=') ? 1 : 2;
+  if (args[i] !== 'run') return [...args];
+  return normalizeKleeArgs(args, i + 1, tableLookup(RUN_OPTIONS));
+}
+
+/** The table's options on a yargs builder. */
+function withRunOptions(y: Argv<GlobalArgs>): Argv<GlobalArgs> {
+  for (const [name, spec] of Object.entries(RUN_OPTIONS)) y = y.option(name, { type: spec.type, describe: spec.describe });
+  return y;
 }
 
 export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
   command: 'run <input> [args..]',
   describe: 'Symbolically execute a program: every feasible path, a test per path, a report per bug (like klee)',
   builder: (y: Argv<GlobalArgs>) =>
-    y
-      .positional('input', { type: 'string', demandOption: true, describe: 'bitcode (.bc) or a C file (.c, compiled with clang-19)' })
+    withRunOptions(y)
+      .positional('input', { type: 'string', demandOption: true, describe: 'bitcode (.bc), textual IR (.ll, assembled with llvm-as) or C (.c, compiled with clang-19)' })
       .positional('args', { type: 'string', array: true, default: [], describe: "the program's arguments (argv[1..])" })
-      .option('output-dir', { type: 'string', describe: 'directory for the results (default: klee-out-N beside the input)' })
-      .option('search', { type: 'string', describe: `searcher, repeatable (interleaved): ${SEARCH_NAMES.join(', ')} (default: random-path + nurs:covnew)` })
-      .option('seed', { type: 'number', describe: `seed of the random choices (default ${DEFAULT_OPTIONS.seed})` })
-      .option('max-time', { type: 'string', describe: 'stop after this time (e.g. 30s, 5min); remaining states become tests' })
-      .option('max-instructions', { type: 'number', describe: 'stop after this many instructions' })
-      .option('max-forks', { type: 'number', describe: 'stop forking after this many forks' })
-      .option('max-depth', { type: 'number', describe: 'only allow this many symbolic branches per path' })
-      .option('max-memory', { type: 'number', describe: `stop forking above this heap use in MB (default ${DEFAULT_OPTIONS.maxMemory}; 0 = none)` })
-      .option('max-solver-time', { type: 'string', describe: 'time limit per solver query (e.g. 10s)' })
-      .option('only-output-states-covering-new', { type: 'boolean', describe: 'only write tests for paths that covered new code' })
-      .option('emit-all-errors', { type: 'boolean', describe: 'a test for every error, not one per (instruction, message)' })
-      .option('exit-on-error-type', { type: 'string', describe: `stop at the first error of these kinds: ${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')}` })
-      .option('write-smt2s', { type: 'boolean', describe: "write each test's path condition as SMT-LIB2 (testN.smt2), and every query the solver backend gets (solver-queries/)" })
-      .option('write-kqueries', { type: 'boolean', describe: "write each test's path condition as KQuery (testN.kquery)" })
-      .option('entry-point', { type: 'string', describe: 'function to start in (default main)' })
-      .option('libc', { type: 'string', describe: `C library to link: ${LIBC_CHOICES.join(', ')} (tsklee's own, runtime/libc; default none)` })
-      .option('posix-runtime', { type: 'boolean', describe: 'link the POSIX environment model (--sym-args, --sym-files, --sym-stdin … after the input)' })
-      .option('check-div-zero', { type: 'boolean', describe: 'report divisions by zero (default true)' })
-      .option('check-overshift', { type: 'boolean', describe: 'report shifts by at least the bit width (default true)' })
-      .option('overshift-at', { type: 'string', choices: ['auto', 'shift', 'use'], describe: "where an over-wide shift is an error: at the shift (KLEE), where its poison is used (a branch, store, address, call, return), or auto: at the shift in optnone (clang -O0) functions (default auto)" })
-      .option('use-merge', { type: 'boolean', describe: 'merge the states of a klee_open_merge/klee_close_merge region (KLEE\'s --use-merge)' })
-      .option('dump-states-on-halt', { type: 'boolean', describe: 'write a test for each remaining state when stopped early (default true)' })
-      .option('solver-backend', { type: 'string', describe: `solver: z3 (embedded wasm, default), or a process on PATH: ${SOLVER_BACKENDS.slice(1).join(', ')}` })
-      .option('use-independent-solver', { type: 'boolean', describe: 'split queries into independent constraint sets (default true)' })
-      .option('use-cex-cache', { type: 'boolean', describe: 'counterexample cache (default true)' })
-      .option('use-branch-cache', { type: 'boolean', describe: 'cache of query results (default true)' })
-      .option('use-fast-solver', { type: 'boolean', describe: "tsklee's exact solver for simple queries, before the backend (default true)" })
-      .option('debug-validate-solver', { type: 'boolean', describe: "cross-check every solver answer against an oracle (default: the chain's own backend)" })
-      .option('array-encoding', { type: 'string', describe: "arrays: 'backend' (the solver's own arrays, default) or 'axioms' (tsklee's encoding: reads as bit-vectors plus generated array axioms)" })
-      .option('array-axioms', { type: 'string', describe: "with --array-encoding=axioms: plain, typed (pruned by access type) or typed-interval (and by index interval; default)" })
-      .option('array-axiom-generation', { type: 'string', describe: "with --array-encoding=axioms: lazy (CEGAR, default) or eager" })
-      .option('ilp-precheck', { type: 'boolean', describe: 'answer array queries UNSAT by an ILP over linearised constraints before the solver (HiGHS; proofs checked exactly)' })
-      .option('debug-validate-solver-backend', { type: 'string', describe: 'the oracle of --debug-validate-solver (a --solver-backend value)' })
-      // state merging (paper 001)
-      .option('state-merging', { type: 'string', describe: 'merge states automatically: none (default), static (topological order, merge at joins), dynamic (fast-forward states about to meet a similar one)' })
-      .option('qce-alpha', { type: 'string', describe: 'query count estimation threshold α: variables whose estimated queries exceed α·Qt keep states apart (default 1e-12; inf merges all)' })
-      .option('qce-beta', { type: 'number', describe: 'QCE: probability that a branch side is feasible (default 0.8)' })
-      .option('qce-kappa', { type: 'number', describe: 'QCE: trip count assumed for loops (default 10)' })
-      .option('dsm-delta', { type: 'number', describe: 'dynamic merging: history length in basic blocks (default 8)' })
-      .option('merge-witness-tests', { type: 'boolean', describe: 'automatic merging: a test for each merged-in path that covered new code (default true)' })
-      .option('debug-log-merge', { type: 'boolean', describe: 'log every merge and refused merge (with the reason) to messages.txt' })
-      .option('max-state-multiplicity', { type: 'number', describe: 'do not merge into states standing for more paths than this (default: no limit)' })
-      .options(STATS_RUN_OPTIONS)
       .parserConfiguration({ 'populate--': true, 'parse-positional-numbers': false })
       .example('$0 run prog.bc', '')
       .example('$0 run --libc=tsklee --posix-runtime prog.bc --sym-args 0 2 4 --sym-files 1 8', '')
       .example('$0 run --search=dfs --max-time=30s prog.c', '') as unknown as Argv<RunArgs>,
   handler: async (argv) => {
     const input = argv.input;
-    const libc = (argv.libc ?? 'none') as LibcChoice;
-    if (!LIBC_CHOICES.includes(libc)) throw new UsageError(`--libc=${argv.libc}: unknown C library (choices: ${LIBC_CHOICES.join(', ')})`);
+    const libc = libcChoice(argv.libc);
     const posixRuntime = argv.posixRuntime === true;
+    // KLEE's options (run-klee-options.ts), checked before anything is read or written
+    const klee = { ...kleeBehaviourOptions(argv), ...kleeOutputOptions(argv) };
+    const logs = queryLogs(argv.useQueryLog);
+    for (const note of notedOptionWarnings(argv as unknown as Record<string, unknown>)) warnLine(note);
+    if (klee.optimizeArray === 'index' || klee.optimizeArray === 'all') {
+      warnLine(`--optimize-array=${klee.optimizeArray}: KLEE's index-based rewriting is not implemented${klee.optimizeArray === 'all' ? '; the value-based one is applied' : '; reads stay array reads'}`);
+    }
     for (const n of list(argv.exitOnErrorType)) {
       if (EXIT_ON_ERROR_NAMES[n] === undefined) throw new UsageError(`--exit-on-error-type: unknown error type '${n}' (${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')})`);
     }
     let tmp: string | undefined;
     let bcPath = input;
-    if (input.endsWith('.c')) {
+    if (needsTranslation(input) || argv.optimize === true) {
       tmp = mkdtempSync(join(tmpdir(), 'tsklee-cc-'));
-      bcPath = compileC(input, tmp);
+      bcPath = inputBitcode(input, tmp);
+      if (argv.optimize === true) bcPath = optimizeBitcode(bcPath, tmp);
     }
     // Start the solver backend (WebAssembly compilation runs in the background) while the
     // module is read; the chain goes on top once the output directory (--write-smt2s) exists.
@@ -277,7 +227,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       useCexCache: argv.useCexCache,
       useBranchCache: argv.useBranchCache,
       useFastSolver: argv.useFastSolver,
-      debugValidateSolver: argv.debugValidateSolver,
+      // KLEE's assignment-validating solver is part of tsklee's validating layer
+      debugValidateSolver: argv.debugValidateSolver === true || argv.debugAssignmentValidatingSolver === true ? true : argv.debugValidateSolver,
       arrayEncoding: choice(argv.arrayEncoding, ARRAY_ENCODINGS, 'array-encoding'),
       arrayAxioms: choice(argv.arrayAxioms, ARRAY_AXIOMS, 'array-axioms'),
       arrayAxiomGeneration: choice(argv.arrayAxiomGeneration, AXIOM_GENERATIONS, 'array-axiom-generation'),
@@ -293,9 +244,11 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         oracleP = createBackend(solverBackendArg(argv.debugValidateSolverBackend, 'debug-validate-solver-backend'), solverOpts.timeoutMs);
         oracleP.catch(() => {});
       }
-      const { module, entryPoint } = await loadProgram([bcPath], { libc, posixRuntime }, { onWarning: (m) => process.stderr.write(`tsklee: warning: ${m}\n`) });
+      const loaded = await loadProgram([bcPath], { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none', userMain: posixRuntime ? argv.entryPoint : undefined }, { onWarning: (m) => process.stderr.write(`tsklee: warning: ${m}\n`) });
+      const { module, entryPoint } = loaded;
       const opts: Partial<EngineOptions> = {
-        entryPoint: argv.entryPoint ?? (entryPoint !== 'main' ? entryPoint : undefined),
+        // under --posix-runtime, --entry-point names the function the wrapper calls (as KLEE)
+        entryPoint: posixRuntime ? entryPoint : (argv.entryPoint ?? (entryPoint !== 'main' ? entryPoint : undefined)),
         programName: input,
         programArgs: [...(argv.args ?? []), ...(argv['--'] ?? [])].map(String),
         search: list(argv.search),
@@ -309,20 +262,25 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         onlyOutputStatesCoveringNew: argv.onlyOutputStatesCoveringNew,
         emitAllErrors: argv.emitAllErrors,
         exitOnErrorType: list(argv.exitOnErrorType),
+        exitOnError: argv.exitOnError,
         writeSmt2s: argv.writeSmt2s,
         writeKQueries: argv.writeKqueries,
         checkDivZero: argv.checkDivZero,
         checkOvershift: argv.checkOvershift,
-        overshiftAt: argv.overshiftAt as 'auto' | 'shift' | 'use' | undefined,
+        overshiftAt: choice(argv.overshiftAt, ['auto', 'shift', 'use'] as const, 'overshift-at'),
         dumpStatesOnHalt: argv.dumpStatesOnHalt,
         useMerge: argv.useMerge,
         ...mergingOptions(argv),
-        libc,
+        libc: loaded.libc,
         posixRuntime,
+        ...klee,
         ...statsEngineOptions(argv),
       };
       // Everything that can be refused is checked before the output directory exists.
       resolveSearchNames(opts.search ?? []);
+      for (const a of klee.functionAliases ?? []) {
+        if (module.getFunction(a.target) === undefined) throw new UsageError(`--function-alias=${a.pattern}:${a.target}: no function named '${a.target}' in the program`);
+      }
       const entry = module.getFunction(opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint);
       if (entry === undefined || entry.isDeclaration) throw new EngineSetupError(`entry point '${opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint}' not found in the module`);
       const core = await coreP;
@@ -330,7 +288,24 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       if (solverOpts.ilpPrecheck === true) solverOpts.ilp = await HighsIlp.create();
       const out = createOutputDir({ outputDir: argv.outputDir, base: dirname(resolve(input)) });
       // --write-smt2s: besides each test's path condition, every query the backend gets
-      solver = buildChain(core, { ...solverOpts, validationOracle: oracle, smt2Dir: argv.writeSmt2s === true ? out.file('solver-queries') : undefined });
+      solver = buildChain(core, { ...solverOpts, validationOracle: oracle, smt2Dir: argv.writeSmt2s === true || logs.solver ? out.file('solver-queries') : undefined });
+      // --use-query-log=all:…: every query the engine asks, above the whole chain
+      if (logs.all) solver = new LoggingSolver(solver, { dir: out.file('all-queries'), layer: 'all-queries-log' });
+      if (argv.writeXmlTests === true) {
+        writeFileAtomic(
+          out.file('metadata.xml'),
+          formatXmlMetadata({
+            programFile: argv.xmlMetadataProgramfile ?? input,
+            programHash: argv.xmlMetadataProgramhash ?? '',
+            entryFunction: opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint,
+            bugFinding: argv.exitOnError === true,
+            producer: 'tsklee',
+            creationTime: new Date(),
+          }),
+        );
+      }
+      // --output-module: the module as it is executed (tsklee writes LLVM text, not bitcode)
+      if (argv.outputModule === true) writeFileAtomic(out.file('final.ll'), printModule(module));
       const start = new Date();
       const commandLine = ['tsklee', ...process.argv.slice(2)];
       out.writeInfo(formatInfoHeader({ argv: commandLine, pid: process.pid, start }));
@@ -346,6 +321,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         out.appendMessage(interrupted);
       };
       process.on('SIGINT', onSigint);
+      const traceTo = instructionTrace(argv.debugPrintInstructions);
+      const trace = traceTo !== undefined ? new LineSink(traceTo.stderr ? 2 : null, traceTo.file ? out.file('instructions.txt') : null) : undefined;
       try {
         // the output directory, plus the files the engine may add (assembly.ll)
         const output = {
@@ -361,7 +338,9 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
           onStart: (ex) => progress?.start(ex),
           statistics: { ...statsSinks(out, stats, wanted.istats, input), backend: countingBackend(core) },
           events: {
+            onInstruction: trace === undefined ? undefined : (line) => trace.write(line),
             onLog: (line, kind) => {
+              if (kind === 'warning' && argv.warningsOnlyToFile === true) return; // warnings.txt has it
               progress?.clear();
               if (kind === 'print') process.stderr.write(`${line}\n`);
               else process.stderr.write(`tsklee: ${line}\n`);
@@ -392,8 +371,10 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         );
         process.stderr.write(formatDoneSummary(done).replace(/^KLEE: /gm, 'tsklee: '));
         if (r.merging !== null) process.stderr.write(formatMergingSummary(r.merging).replace(/^KLEE: /gm, 'tsklee: '));
+        if (r.haltReason !== null && r.haltReason.startsWith(EXIT_ON_ERROR_PREFIX)) throw new UsageError(r.haltReason);
         if (r.haltReason !== null) process.stderr.write(`tsklee: halted: ${r.haltReason}\n`);
       } finally {
+        trace?.close();
         progress?.stop();
         process.off('SIGINT', onSigint);
         out.close();

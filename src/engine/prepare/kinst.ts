@@ -85,6 +85,10 @@ export enum Op {
    * aux is its PoisonInfo, whose `inner` is the instruction as prepared (exec-poison.ts).
    */
   Poison,
+  /** A load always taken through the general path (--make-concrete-symbolic rewrites Load to it). */
+  LoadSlow,
+  /** A conditional branch always taken through the general path (--write-paths, --replay-path). */
+  CondBrSlow,
 }
 
 /** A special function or intrinsic implemented by the engine. */

@@ -27,6 +27,7 @@ import { markRuntimeFunction } from './runtime-functions.js';
 import { pruneUnreferenced } from './prune.js';
 import { readMemberIndex, selectMembers } from './members.js';
 import { runtimeBitcode, RuntimeSetupError, type RuntimePart } from './runtime-files.js';
+import { specialFunctionNames } from '../bindings.js';
 
 export { RuntimeSetupError };
 
@@ -41,6 +42,25 @@ export const POSIX_USER_MAIN = '__user_main';
 export interface RuntimeChoice {
   libc: LibcChoice;
   posixRuntime: boolean;
+  /**
+   * Under `libc: 'none'`: link the members of tsklee's libc that define functions the
+   * program calls but neither defines nor the engine implements (KLEE would call those
+   * natively). Default true; false = KLEE's `--external-calls=none`, where such calls fail.
+   */
+  libcOnDemand?: boolean;
+  /** The program's function the POSIX wrapper calls (KLEE's --entry-point under --posix-runtime). Default 'main'. */
+  userMain?: string;
+}
+
+/** What loadProgram linked. */
+export interface LoadedProgram {
+  module: Module;
+  /** Where the run starts: `main`, or the POSIX wrapper. */
+  entryPoint: string;
+  /** 'tsklee' when any of the libc was linked (asked for, or on demand): then `environ` and exit(main()) apply. */
+  libc: LibcChoice;
+  /** The functions the libc was linked on demand for (empty unless libc 'none' found some). */
+  libcOnDemand: string[];
 }
 
 /** The runtime libraries a choice needs. */
@@ -90,12 +110,10 @@ function yieldToProgram(program: Module, rt: Module): void {
   for (const gv of rt.globals) if (!gv.isDeclaration && !gv.hasLocalLinkage && own.has(gv.name)) gv.linkage = Linkage.WeakAny;
 }
 
-/** The libc files to link: the members `modules` need, or the whole library when its index is missing. */
-function libcFiles(modules: readonly Module[], bitcode: string, roots: readonly string[]): string[] {
-  const index = readMemberIndex(bitcode);
-  if (index === null) return [bitcode];
+/** The symbols `modules` reference but do not define, and those they define strongly. */
+function referencedSymbols(modules: readonly Module[]): { wanted: string[]; defined: Set<string> } {
   const defined = new Set<string>();
-  const wanted = [...roots];
+  const wanted: string[] = [];
   for (const m of modules) {
     for (const g of [...m.functions, ...m.globals, ...m.aliases]) {
       if (g.hasLocalLinkage || g.name.startsWith('llvm.')) continue;
@@ -103,25 +121,89 @@ function libcFiles(modules: readonly Module[], bitcode: string, roots: readonly 
       else if (g.linkage === Linkage.External) defined.add(g.name); // weak or common ones may yield to the libc's
     }
   }
-  return selectMembers([index], wanted, defined);
+  return { wanted, defined };
+}
+
+/** The libc files to link: the members `modules` need, or the whole library when its index is missing. */
+function libcFiles(modules: readonly Module[], bitcode: string, roots: readonly string[]): string[] {
+  const index = readMemberIndex(bitcode);
+  if (index === null) return [bitcode];
+  const { wanted, defined } = referencedSymbols(modules);
+  return selectMembers([index], [...roots, ...wanted], defined);
+}
+
+/** Whether `modules` call a function that neither they nor the engine define (only then is the libc looked at). */
+function needsOnDemandLibc(modules: readonly Module[]): boolean {
+  const engine = new Set(specialFunctionNames());
+  const defined = new Set<string>();
+  for (const m of modules) for (const f of m.functions) if (!f.isDeclaration) defined.add(f.name);
+  return modules.some((m) => m.functions.some((f) => f.isDeclaration && !f.name.startsWith('llvm.') && !engine.has(f.name) && !defined.has(f.name)));
+}
+
+/** The runtime's bitcode, or null when this installation has none (on-demand linking is then skipped). */
+async function optionalRuntimeBitcode(part: RuntimePart): Promise<string | null> {
+  try {
+    return await runtimeBitcode(part);
+  } catch (e) {
+    if (e instanceof RuntimeSetupError) return null;
+    throw e;
+  }
+}
+
+/**
+ * Without --libc: the functions `modules` call that the engine does not implement but the
+ * libc defines, and the member files that define them (with what those need, and `exit`, so
+ * that stdio is flushed when main returns, as under --libc=tsklee). None: [].
+ */
+function libcOnDemandFiles(modules: readonly Module[], bitcode: string): { names: string[]; files: string[] } {
+  const index = readMemberIndex(bitcode);
+  if (index === null) return { names: [], files: [] };
+  const libcDefines = new Set<string>();
+  for (const s of Object.values(index.members)) for (const d of [...s.defines, ...s.weak]) libcDefines.add(d);
+  const engine = new Set(specialFunctionNames());
+  const { wanted, defined } = referencedSymbols(modules);
+  const functions = new Set<string>();
+  for (const m of modules) for (const f of m.functions) if (f.isDeclaration) functions.add(f.name);
+  const names = [...new Set(wanted)].filter((n) => functions.has(n) && !engine.has(n) && libcDefines.has(n)).sort();
+  if (names.length === 0) return { names, files: [] };
+  return { names, files: selectMembers([index], [...names, 'exit'], defined) };
 }
 
 /**
  * Loads the program (bitcode files or archives) and links the runtime the choice asks for.
  * Returns the module and the function to start in (`main`, or the POSIX wrapper).
  */
-export async function loadProgram(inputs: readonly string[], choice: RuntimeChoice, opts: LinkOptions = {}): Promise<{ module: Module; entryPoint: string }> {
+export async function loadProgram(inputs: readonly string[], choice: RuntimeChoice, opts: LinkOptions = {}): Promise<LoadedProgram> {
   const program = loadModule(inputs, opts);
   const parts = partsOf(choice);
-  if (parts.length === 0) return { module: program, entryPoint: 'main' };
+  const onDemand = choice.libc === 'none' && choice.libcOnDemand !== false && !program.typedPointers;
+  if (parts.length === 0 && !onDemand) return { module: program, entryPoint: 'main', libc: 'none', libcOnDemand: [] };
+  if (parts.length === 0) {
+    // no runtime asked for: only the libc functions the program calls (KLEE runs those natively)
+    const bitcode = needsOnDemandLibc([program]) ? await optionalRuntimeBitcode('libc') : null;
+    const { names, files } = bitcode !== null ? libcOnDemandFiles([program], bitcode) : { names: [], files: [] };
+    if (files.length === 0) return { module: program, entryPoint: 'main', libc: 'none', libcOnDemand: [] };
+    const fromRuntime = new Set<GlobalValue>();
+    const rt = linkModules(files.map((f) => loadModule([f], opts)), opts);
+    adoptProgramLayout(program, rt);
+    yieldToProgram(program, rt);
+    for (const fn of rt.functions) if (!fn.isDeclaration) markRuntimeFunction(fn);
+    for (const g of [...rt.functions, ...rt.globals, ...rt.aliases, ...rt.ifuncs]) fromRuntime.add(g);
+    const module = linkModules([program, rt], opts);
+    pruneUnreferenced(module, fromRuntime, ['main', 'exit']);
+    return { module, entryPoint: 'main', libc: 'tsklee', libcOnDemand: names };
+  }
   const what = parts.map((p) => (p === 'libc' ? '--libc=tsklee' : '--posix-runtime')).join(' ');
   if (program.typedPointers) {
     throw new RuntimeSetupError(`${what}: ${program.source} has typed pointers (clang ≤ 14); tsklee's runtime needs a program built by clang ≥ 15`);
   }
   let main: Function | undefined;
   if (choice.posixRuntime) {
-    main = program.getFunction('main');
-    if (main === undefined || main.isDeclaration) throw new RuntimeSetupError(`--posix-runtime: ${program.source} has no main function`);
+    const wanted = choice.userMain ?? 'main';
+    main = program.getFunction(wanted);
+    if (main === undefined || main.isDeclaration) {
+      throw new RuntimeSetupError(wanted === 'main' ? `--posix-runtime: ${program.source} has no main function` : `--posix-runtime: entry point '${wanted}' not found in ${program.source}`);
+    }
     if (program.getFunction(POSIX_USER_MAIN) !== undefined) throw new RuntimeSetupError(`--posix-runtime: ${program.source} already has a symbol named ${POSIX_USER_MAIN}`);
     main.name = POSIX_USER_MAIN;
     program.invalidateSymbolTable();
@@ -140,6 +222,14 @@ export async function loadProgram(inputs: readonly string[], choice: RuntimeChoi
   // The POSIX model is linked whole: its C files share one state variable whose types only
   // llvm-link unifies, and a program using it needs most of it anyway.
   if (choice.posixRuntime) add(loadModule([await runtimeBitcode('posix')], opts));
+  let libcOnDemand: string[] = [];
+  if (choice.libc === 'none' && onDemand) {
+    // the POSIX model without --libc: the libc functions the program calls, on demand
+    const bitcode = needsOnDemandLibc(modules) ? await optionalRuntimeBitcode('libc') : null;
+    const { names, files } = bitcode !== null ? libcOnDemandFiles(modules, bitcode) : { names: [], files: [] };
+    if (files.length > 0) add(linkModules(files.map((f) => loadModule([f], opts)), opts));
+    libcOnDemand = names;
+  }
   if (choice.libc === 'tsklee') {
     // exit: the engine runs it after main (startup.ts)
     // members are linked with each other first, so that their references to each other stay
@@ -149,5 +239,5 @@ export async function loadProgram(inputs: readonly string[], choice: RuntimeChoi
   }
   const module = linkModules(modules, opts);
   pruneUnreferenced(module, fromRuntime, [entryPoint, 'exit']);
-  return { module, entryPoint };
+  return { module, entryPoint, libc: choice.libc === 'tsklee' || libcOnDemand.length > 0 ? 'tsklee' : 'none', libcOnDemand };
 }

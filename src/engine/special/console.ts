@@ -18,7 +18,7 @@ import type { KTest } from '../../output/ktest.js';
 import type { SpecialHandler } from '../prepare/kinst.js';
 import type { ExecutionState } from '../state.js';
 import { resolveAccess } from '../exec-memory.js';
-import type { Scalar, Val } from '../values.js';
+import { fromExpr, type Scalar, type Val } from '../values.js';
 import { argWidth, concreteU, readByte } from './util.js';
 
 /**
@@ -80,7 +80,10 @@ function exitStatus(v: Val, ev: Evaluator | null): number | null {
  */
 export function consoleRecord(st: ExecutionState, ktest: KTest | null, exited: boolean): { files: Record<string, Uint8Array>; exitStatus?: number } {
   const files: Record<string, Uint8Array> = {};
-  const v = exited ? st.exitValue : undefined;
+  let v = exited ? st.exitValue : undefined;
+  // a value the path condition fixes is that constant (it may read arrays that are no test
+  // input, as --make-concrete-symbolic's)
+  if (v !== undefined && typeof v === 'object' && !Array.isArray(v)) v = fromExpr(st.constraints.simplify(v));
   // most paths print nothing and exit with a constant: no model to evaluate under then
   const needsModel = st.console !== null || (v !== undefined && typeof v === 'object' && !Array.isArray(v));
   const a = needsModel ? assignmentOf(st, ktest) : null;

@@ -49,8 +49,12 @@ export const handleMakeSymbolic: SpecialHandler = (ex, st, ki, args) => {
 
 export const handleAssume: SpecialHandler = (ex, st, ki, args) => {
   const e = nonZero(args[0]!, argWidth(ki, 0));
-  // provably false, or false once added (the simplifier proves it): KLEE's user error
-  if (ex.mustBeFalse(st, e) || !st.addConstraint(e)) ex.terminateOnError(st, Msg.assumeFalse, Termination.User);
+  // provably false, or false once added (the simplifier proves it): KLEE's user error, or with
+  // --silent-klee-assume the path just ends, without a test or an error
+  if (ex.mustBeFalse(st, e) || !st.addConstraint(e)) {
+    if (ex.opts.silentKleeAssume) ex.terminateSilently(st, Termination.SilentExit);
+    else ex.terminateOnError(st, Msg.assumeFalse, Termination.User);
+  }
 };
 
 export const handleIsSymbolic: SpecialHandler = (ex, st, ki, args) => {

@@ -1,0 +1,119 @@
+/**
+ * The options of `tsklee run`, as one table: each option's value type and help text. The
+ * command's yargs builder is generated from it, and so is the pre-parser that accepts KLEE's
+ * spellings (klee-args.ts: `-name=value`, `-name value`, `--name=value`, `-name` for booleans)
+ * and names the nearest option when one is unknown. Adding an option = adding a row here (and
+ * mapping it onto EngineOptions in run.ts).
+ *
+ * Rows are grouped by concern; each group is its own block so that work on different groups
+ * merges cleanly.
+ */
+import { DEFAULT_OPTIONS } from '../../engine/options.js';
+import { EXIT_ON_ERROR_NAMES } from '../../engine/errors.js';
+import { SEARCH_NAMES } from '../../engine/searchers/index.js';
+import { LIBC_CHOICES } from '../../engine/prepare/runtime.js';
+import { SOLVER_BACKENDS } from '../../solver/index.js';
+import { KLEE_BEHAVIOUR_OPTIONS } from './run-klee-options.js';
+import { KLEE_NOTED_OPTIONS, KLEE_OUTPUT_OPTIONS } from './run-klee-output.js';
+import { STATS_RUN_OPTIONS } from '../run-statistics.js';
+
+export type RunOptionType = 'boolean' | 'string' | 'number';
+
+export interface RunOptionSpec {
+  type: RunOptionType;
+  describe: string;
+  /** Other names for the same option (older KLEE spellings); the pre-parser maps them to the row's name. */
+  aliases?: readonly string[];
+}
+
+type Table = Record<string, RunOptionSpec>;
+
+// ---------------------------------------------------------------- output and start-up
+const OUTPUT_OPTIONS: Table = {
+  'output-dir': { type: 'string', describe: 'directory for the results (default: klee-out-N beside the input)' },
+  'entry-point': { type: 'string', describe: 'function to start in (default main)' },
+  libc: { type: 'string', describe: `C library to link: ${LIBC_CHOICES.join(', ')} (tsklee's own, runtime/libc; default none)` },
+  'posix-runtime': { type: 'boolean', describe: 'link the POSIX environment model (--sym-args, --sym-files, --sym-stdin … after the input)' },
+};
+
+// ---------------------------------------------------------------- search and limits
+const SEARCH_OPTIONS: Table = {
+  search: { type: 'string', describe: `searcher, repeatable (interleaved): ${SEARCH_NAMES.join(', ')} (default: random-path + nurs:covnew)` },
+  seed: { type: 'number', describe: `seed of the random choices (default ${DEFAULT_OPTIONS.seed})`, aliases: ['rng-initial-seed'] },
+  'max-time': { type: 'string', describe: 'stop after this time (e.g. 30s, 5min); remaining states become tests' },
+  'max-instructions': { type: 'number', describe: 'stop after this many instructions' },
+  'max-forks': { type: 'number', describe: 'stop forking after this many forks' },
+  'max-depth': { type: 'number', describe: 'only allow this many symbolic branches per path' },
+  'max-memory': { type: 'number', describe: `stop forking above this heap use in MB (default ${DEFAULT_OPTIONS.maxMemory}; 0 = none)` },
+  'max-solver-time': { type: 'string', describe: 'time limit per solver query (e.g. 10s)' },
+  'dump-states-on-halt': { type: 'boolean', describe: 'write a test for each remaining state when stopped early (default true)' },
+  'use-merge': { type: 'boolean', describe: "merge the states of a klee_open_merge/klee_close_merge region (KLEE's --use-merge)" },
+};
+
+// ---------------------------------------------------------------- checks and errors
+const CHECK_OPTIONS: Table = {
+  'check-div-zero': { type: 'boolean', describe: 'report divisions by zero (default true)' },
+  'check-overshift': { type: 'boolean', describe: 'report shifts by at least the bit width (default true)' },
+  'emit-all-errors': { type: 'boolean', describe: 'a test for every error, not one per (instruction, message)' },
+  'exit-on-error-type': { type: 'string', describe: `stop at the first error of these kinds: ${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')}` },
+  'exit-on-error': { type: 'boolean', describe: 'stop at the first error, without tests for the other states, and exit with status 1' },
+  'overshift-at': {
+    type: 'string',
+    describe: 'where an over-wide shift is an error: shift (at the shift, as KLEE), use (where its poison is used: a branch, store, address, call, return), or auto: at the shift in optnone (clang -O0) functions (default auto)',
+  },
+};
+
+// ---------------------------------------------------------------- test files
+const TEST_FILE_OPTIONS: Table = {
+  'only-output-states-covering-new': { type: 'boolean', describe: 'only write tests for paths that covered new code' },
+  'write-smt2s': { type: 'boolean', describe: "write each test's path condition as SMT-LIB2 (testN.smt2), and every query the solver backend gets (solver-queries/)" },
+  'write-kqueries': { type: 'boolean', describe: "write each test's path condition as KQuery (testN.kquery)" },
+};
+
+// ---------------------------------------------------------------- solver
+const SOLVER_OPTIONS: Table = {
+  'solver-backend': { type: 'string', describe: `solver: z3 (embedded wasm, default), or a process on PATH: ${SOLVER_BACKENDS.slice(1).join(', ')}` },
+  'use-independent-solver': { type: 'boolean', describe: 'split queries into independent constraint sets (default true)' },
+  'use-cex-cache': { type: 'boolean', describe: 'counterexample cache (default true)' },
+  'use-branch-cache': { type: 'boolean', describe: 'cache of query results (default true)' },
+  'use-fast-solver': { type: 'boolean', describe: "tsklee's exact solver for simple queries, before the backend (default true)" },
+  'debug-validate-solver': { type: 'boolean', describe: "cross-check every solver answer against an oracle (default: the chain's own backend)" },
+  'debug-validate-solver-backend': { type: 'string', describe: 'the oracle of --debug-validate-solver (a --solver-backend value)' },
+};
+
+// ---------------------------------------------------------------- array constraints (paper 002)
+const ARRAY_OPTIONS: Table = {
+  'array-encoding': { type: 'string', describe: "arrays: 'backend' (the solver's own arrays, default) or 'axioms' (tsklee's encoding: reads as bit-vectors plus generated array axioms)" },
+  'array-axioms': { type: 'string', describe: 'with --array-encoding=axioms: plain, typed (pruned by access type) or typed-interval (and by index interval; default)' },
+  'array-axiom-generation': { type: 'string', describe: 'with --array-encoding=axioms: lazy (CEGAR, default) or eager' },
+  'ilp-precheck': { type: 'boolean', describe: 'answer array queries UNSAT by an ILP over linearised constraints before the solver (HiGHS; proofs checked exactly)' },
+};
+
+// ---------------------------------------------------------------- state merging (paper 001)
+const MERGING_OPTIONS: Table = {
+  'state-merging': { type: 'string', describe: 'merge states automatically: none (default), static (topological order, merge at joins), dynamic (fast-forward states about to meet a similar one)' },
+  'qce-alpha': { type: 'string', describe: 'query count estimation threshold α: variables whose estimated queries exceed α·Qt keep states apart (default 1e-12; inf merges all)' },
+  'qce-beta': { type: 'number', describe: 'QCE: probability that a branch side is feasible (default 0.8)' },
+  'qce-kappa': { type: 'number', describe: 'QCE: trip count assumed for loops (default 10)' },
+  'dsm-delta': { type: 'number', describe: 'dynamic merging: history length in basic blocks (default 8)' },
+  'merge-witness-tests': { type: 'boolean', describe: 'automatic merging: a test for each merged-in path that covered new code (default true)' },
+  'debug-log-merge': { type: 'boolean', describe: 'log every merge and refused merge (with the reason) to messages.txt' },
+  'max-state-multiplicity': { type: 'number', describe: 'do not merge into states standing for more paths than this (default: no limit)' },
+};
+
+/** Every option of `tsklee run`, by name. */
+export const RUN_OPTIONS: Readonly<Table> = {
+  ...OUTPUT_OPTIONS,
+  ...SEARCH_OPTIONS,
+  ...CHECK_OPTIONS,
+  ...TEST_FILE_OPTIONS,
+  ...SOLVER_OPTIONS,
+  ...ARRAY_OPTIONS,
+  ...MERGING_OPTIONS,
+  // statistics files (run-statistics.ts)
+  ...(STATS_RUN_OPTIONS as Table),
+  // KLEE's options of issue 21 (run-klee-options.ts)
+  ...KLEE_BEHAVIOUR_OPTIONS,
+  ...KLEE_OUTPUT_OPTIONS,
+  ...KLEE_NOTED_OPTIONS,
+};
