@@ -16,7 +16,8 @@ import type { BasicBlock } from '../ir/globals.js';
 
 /** Continue st along an edge: phi copies, then the target block. */
 export function transfer(ex: Executor, st: ExecutionState, e: Edge): void {
-  ex.edgeTaken[e.id]++;
+  // a branch side taken for the first time is new coverage too (merging keeps a test for it)
+  if (ex.edgeTaken[e.id]++ === 0) st.coveredSinceMerge = true;
   if (e.phiDst.length !== 0) {
     copyPhis(st.thawTop().regs, e);
     ex.instructions += e.phiCount;

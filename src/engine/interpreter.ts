@@ -310,7 +310,7 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
         const c = regs[ki.a];
         if (typeof c === 'number') {
           const e = (ki.aux as Edge[])[c !== 0 ? 0 : 1]!;
-          edgeTaken[e.id]++;
+          if (edgeTaken[e.id]++ === 0) st.coveredSinceMerge = true; // a new branch side
           if (e.phiDst.length !== 0) {
             copyPhis(regs, e);
             n += e.phiCount;

@@ -49,13 +49,13 @@ export class StackFrame {
 }
 
 /**
- * A path merged into a state that covered new code (merging/core.ts): `cond` selects it within
- * the state's path condition; `event` names the coverage it stands for (one test per event
- * is enough, whichever state writes it).
+ * A path merged into a state after it covered new code (merging/core.ts): its path condition
+ * when it merged (which pins the path it took); `event` names the coverage it stands for (one
+ * test per event is enough, whichever state writes it).
  */
 export interface Witness {
   readonly event: number;
-  readonly cond: Expr;
+  readonly constraints: readonly Expr[];
 }
 
 export interface SymbolicObject {

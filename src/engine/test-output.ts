@@ -24,6 +24,7 @@ import { Assembly } from './assembly.js';
 import { consoleRecord } from './special/console.js';
 import { firstCoveredLines } from './stats-source.js';
 import { Evaluator } from '../expr/evaluate.js';
+import { conjunction } from '../solver/layers/constraint-set.js';
 
 /** Where tests and messages go: an OutputDir, or an in-memory collector (tests, library use). */
 export interface RunOutput {
@@ -117,21 +118,22 @@ export class TestWriter {
       const m = new Map<ExprArray, Uint8Array>();
       st.symbolics.forEach((s, i) => m.set(s.array, k.objects[i]!.bytes));
       const ev = new Evaluator(m);
-      for (const w of st.witnesses) if (!done.has(w.event) && ev.isTrue(w.cond)) done.add(w.event);
+      for (const w of st.witnesses) if (!done.has(w.event) && w.constraints.every((c) => ev.isTrue(c))) done.add(w.event);
     };
     addModel(this.lastKTest);
     for (const w of st.witnesses) {
       if (done.has(w.event)) continue;
       let ok: boolean;
       try {
-        ok = !this.ex.solver.computeTruth({ constraints: st.constraints.toArray(), expr: builder.not(w.cond) });
+        // may the state's end and the witness's path hold at once?
+        ok = !this.ex.solver.computeTruth({ constraints: st.constraints.toArray(), expr: builder.not(conjunction(w.constraints)) });
       } catch (e) {
         if (!isSolverFailure(e)) throw e;
         continue;
       }
       this.ex.queries++;
       if (!ok) continue; // this state's end excludes it: another state may still follow it
-      const id = this.processTestCase(st, extras(), exited, w.cond);
+      const id = this.processTestCase(st, extras(), exited, w.constraints);
       this.witnessTestCount++;
       this.ex.events.onStateEnd?.({ stateId: st.id, testId: id, kind, message, exitValue: exited ? st.exitValue : undefined, witness: true });
       done.add(w.event);
@@ -212,7 +214,7 @@ export class TestWriter {
   }
 
   /** Write one test for st (a .ktest when its inputs can be computed, plus extras; `exited`: the path exited normally). */
-  private processTestCase(st: ExecutionState, extras: WriteTestExtras, exited = false, witness?: Expr): number {
+  private processTestCase(st: ExecutionState, extras: WriteTestExtras, exited = false, witness?: readonly Expr[]): number {
     const ex = this.ex;
     // --write-no-tests: KLEE writes nothing for the test (not even its .err)
     if (ex.opts.writeNoTests) return 0;
@@ -243,7 +245,7 @@ export class TestWriter {
   }
 
   /** The test inputs of st: a model of its constraints (KLEE's getSymbolicSolution). */
-  symbolicSolution(st: ExecutionState, witness?: Expr): KTest | null {
+  symbolicSolution(st: ExecutionState, witness?: readonly Expr[]): KTest | null {
     const ex = this.ex;
     const symbolics = st.symbolics;
     // plain loops, no spreads or map closures: this runs once per test and gets optimised in
@@ -255,7 +257,7 @@ export class TestWriter {
       try {
         let constraints = st.constraints.toArray();
         // Try each preference (klee_prefer_cex) in turn; keep those the path allows.
-        if (witness !== undefined) constraints = [...constraints, witness];
+        if (witness !== undefined) constraints = [...constraints, ...witness];
         if (st.cexPreferences.length > 0) constraints = this.withPreferences(st, constraints);
         values = ex.solver.computeInitialValues({ constraints, expr: TRUE }, arrays);
         ex.queries++;

@@ -24,7 +24,7 @@ import { livenessOf } from './liveness.js';
 import { framePc } from './location.js';
 import type { PNode } from '../../memory/pmap.js';
 import type { Executor } from '../executor.js';
-import type { ExecutionState } from '../state.js';
+import type { ExecutionState, Witness } from '../state.js';
 import { selectValue } from '../exec-arith.js';
 import type { Val } from '../values.js';
 import type { ConsoleChunk } from '../special/console.js';
@@ -158,19 +158,22 @@ export function mergeInto(ex: Executor, a: ExecutionState, b: ExecutionState, co
     ites += mergeMemory(a, b, (x, y) => (aWhenSel ? builder.select(sel, x, y) : builder.select(sel, y, x)));
     a.console = aWhenSel ? mergeConsole(sel, a.console, b.console) : mergeConsole(sel, b.console, a.console);
   }
-  // the paths of each side that covered new code keep a test of their own (state.witnesses)
+  // the paths of each side that covered new code since its last merge keep a test of their
+  // own (state.witnesses): a witness is that side's whole path condition now, which pins its
+  // path, whatever later merges do to the state's own path condition
   if (witnesses !== undefined) {
-    const have = new Set(a.witnesses.map((w) => w.event));
-    const add = (event: number, cond: Expr): void => {
-      if (have.has(event) || witnesses.done.has(event) || cond.kind === ExprKind.Constant || a.witnesses.length >= MAX_WITNESSES) return;
-      have.add(event);
-      a.witnesses.push({ event, cond });
+    const merged: Witness[] = [];
+    const seen = new Set<number>();
+    const add = (w: Witness): void => {
+      if (seen.has(w.event) || witnesses.done.has(w.event) || merged.length >= MAX_WITNESSES) return;
+      seen.add(w.event);
+      merged.push(w);
     };
-    for (const [st, cond] of [[a, condA], [b, condB]] as const) {
-      if (cond === TRUE) continue;
-      if (st.coveredSinceMerge) add(witnesses.next++, cond);
-    }
-    if (condB !== TRUE) for (const w of b.witnesses) add(w.event, builder.and(condB, w.cond));
+    for (const w of a.witnesses) add(w);
+    for (const w of b.witnesses) add(w);
+    if (a.coveredSinceMerge) add({ event: witnesses.next++, constraints: ca });
+    if (b.coveredSinceMerge) add({ event: witnesses.next++, constraints: cb });
+    a.witnesses = merged;
   }
   const either = builder.or(condA, condB);
   a.constraints = a.constraints.prefixThen(p, either.kind === ExprKind.Constant ? null : either);
