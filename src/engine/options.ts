@@ -71,6 +71,20 @@ export interface EngineOptions {
   maxStateMultiplicity: number;
   /** Log every merge and every refused merge with its reason to messages.txt (KLEE's --debug-log-merge). */
   debugLogMerge: boolean;
+  // ---- quantified state merging (paper 000; src/engine/merging/quantified/)
+  /**
+   * --merge-mode: 'ite' merges with the merge core's ite encoding only (as before);
+   * 'quantified' also makes merge regions (loops whose exits depend on input, and
+   * klee_open_merge regions with --use-merge) merge their leaves by pattern, with one ∀ per
+   * partition. Default 'ite'. The solver chain needs its quantified-query layer for it.
+   */
+  mergeMode: MergeMode;
+  /** More regular patterns than this at one region exit: standard merging there (--max-patterns). Default 10. */
+  maxPatterns: number;
+  /** With --merge-mode=quantified: loops are merge regions (--quantified-loops; false: only klee_open_merge regions). Default true. */
+  quantifiedLoops: boolean;
+  /** Check Theorem 3.7 (pc_std ⇔ ∃k. pc_pat, and the merged values) on every quantified merge (with --debug-validate-solver). Default false. */
+  validateQuantifiedMerges: boolean;
   /** Largest stack depth (frames) before a state ends with an error. Default 10000. */
   maxStackFrames: number;
   /**
@@ -112,7 +126,13 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   dsmDelta: 8,
   maxStateMultiplicity: 0,
   debugLogMerge: false,
+  mergeMode: 'ite',
+  maxPatterns: 10,
+  quantifiedLoops: true,
+  validateQuantifiedMerges: false,
 };
+
+export type MergeMode = 'ite' | 'quantified';
 
 export function resolveOptions(o: Partial<EngineOptions> = {}): EngineOptions {
   const r: EngineOptions = { ...DEFAULT_OPTIONS };

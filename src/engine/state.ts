@@ -123,6 +123,13 @@ export class ExecutionState implements SearchableState {
   yieldStep = false;
   /** What the program wrote to the console (fds 1, 2), newest write first (special/console.ts). */
   console: ConsoleChunk | null = null;
+  /**
+   * Inside a quantified merge region (merging/quantified/): every branch condition this path
+   * took since the region's entry, one-sided branches included, in order; null outside.
+   */
+  trace: Expr[] | null = null;
+  /** Counts of quantified merges this path condition mentions (auxiliary: not test inputs, but models need them). */
+  auxArrays: ExprArray[];
 
   constructor(
     readonly id: number,
@@ -140,6 +147,7 @@ export class ExecutionState implements SearchableState {
       this.argvObjects = [];
       this.openMergeStack = [];
       this.witnesses = [];
+      this.auxArrays = [];
     } else {
       this.symbolics = parent.symbolics.slice();
       this.cexPreferences = parent.cexPreferences.slice();
@@ -147,6 +155,8 @@ export class ExecutionState implements SearchableState {
       this.argvObjects = parent.argvObjects;
       this.openMergeStack = parent.openMergeStack.slice();
       this.witnesses = parent.witnesses.slice();
+      this.auxArrays = parent.auxArrays.slice();
+      this.trace = parent.trace === null ? null : parent.trace.slice();
     }
   }
 
@@ -196,6 +206,7 @@ export class ExecutionState implements SearchableState {
 
   /** Add a constraint the caller knows to be feasible on this path (false if it is not). */
   addConstraint(e: Expr): boolean {
+    if (this.trace !== null) this.trace.push(e);
     return this.constraints.add(e);
   }
 

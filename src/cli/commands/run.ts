@@ -18,7 +18,7 @@ import { compileC } from '../../cc/compile-input.js';
 import type { Argv, CommandModule } from 'yargs';
 import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, writeFileAtomic, type RunDoneStats } from '../../output/index.js';
 import { explore } from '../../engine/explore.js';
-import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
+import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, Z3Solver, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
 import { solverStatsColumns, solverStatsRow } from '../../output/run-stats.js';
 import { DEFAULT_OPTIONS, type EngineOptions } from '../../engine/options.js';
 import { EXIT_ON_ERROR_NAMES } from '../../engine/errors.js';
@@ -74,9 +74,21 @@ interface RunArgs extends GlobalArgs {
   dsmDelta?: number;
   maxStateMultiplicity?: number;
   debugLogMerge?: boolean;
+  // quantified state merging (paper 000)
+  mergeMode?: string;
+  maxPatterns?: number;
+  quantifiedLoops?: boolean;
+  quantifierStripping?: boolean;
+  quantifierEmatching?: boolean;
+  quantifierDuplication?: boolean;
+  quantifierRepair?: boolean;
+  quantifierFallback?: string;
+  quantifierFallbackTime?: string;
 }
 
 const ARRAY_ENCODINGS = ['backend', 'axioms'] as const;
+const MERGE_MODES = ['ite', 'quantified'] as const;
+const QUANTIFIER_FALLBACKS = ['backend', 'expand'] as const;
 const ARRAY_AXIOMS = ['plain', 'typed', 'typed-interval'] as const;
 const AXIOM_GENERATIONS = ['lazy', 'eager'] as const;
 
@@ -98,9 +110,14 @@ function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
   }
   if (argv.qceBeta !== undefined && !(argv.qceBeta > 0 && argv.qceBeta <= 1)) throw new UsageError(`--qce-beta=${argv.qceBeta}: expected a number in (0, 1]`);
   if (argv.qceKappa !== undefined && !(Number.isInteger(argv.qceKappa) && argv.qceKappa >= 1)) throw new UsageError(`--qce-kappa=${argv.qceKappa}: expected an integer ≥ 1`);
+  if (argv.maxPatterns !== undefined && !(Number.isInteger(argv.maxPatterns) && argv.maxPatterns >= 1)) throw new UsageError(`--max-patterns=${argv.maxPatterns}: expected an integer ≥ 1`);
   if (argv.dsmDelta !== undefined && !(Number.isInteger(argv.dsmDelta) && argv.dsmDelta >= 1)) throw new UsageError(`--dsm-delta=${argv.dsmDelta}: expected an integer ≥ 1`);
   return {
     stateMerging: kind,
+    mergeMode: choice(argv.mergeMode, MERGE_MODES, 'merge-mode'),
+    maxPatterns: argv.maxPatterns,
+    quantifiedLoops: argv.quantifiedLoops,
+    validateQuantifiedMerges: argv.debugValidateSolver,
     qceAlpha: alpha,
     qceBeta: argv.qceBeta,
     qceKappa: argv.qceKappa,
@@ -237,6 +254,15 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .option('qce-kappa', { type: 'number', describe: 'QCE: trip count assumed for loops (default 10)' })
       .option('dsm-delta', { type: 'number', describe: 'dynamic merging: history length in basic blocks (default 8)' })
       .option('debug-log-merge', { type: 'boolean', describe: 'log every merge and refused merge (with the reason) to messages.txt' })
+      .option('merge-mode', { type: 'string', describe: 'ite (default): merge with ite only; quantified: merge regions (input-dependent loops, klee_open_merge with --use-merge) by pattern, with one forall per partition (paper 000)' })
+      .option('max-patterns', { type: 'number', describe: 'more regular patterns than this at a region exit: standard (ite) merging there (default 10)' })
+      .option('quantified-loops', { type: 'boolean', describe: 'with --merge-mode=quantified: loops whose exits depend on input are merge regions (default true)' })
+      .option('quantifier-stripping', { type: 'boolean', describe: 'quantified queries: stage 1, strip the quantifiers (default true; false: straight to the fallback)' })
+      .option('quantifier-ematching', { type: 'boolean', describe: 'quantified queries: E-matching lemmas when stripping (default true)' })
+      .option('quantifier-duplication', { type: 'boolean', describe: 'quantified queries: stage 2, duplicate array values along the quantifier (default true)' })
+      .option('quantifier-repair', { type: 'boolean', describe: 'quantified queries: stage 3, repair conflicting cells (default true)' })
+      .option('quantifier-fallback', { type: 'string', describe: "quantified queries: stage 4, 'backend' (z3's quantifier engine, default) or 'expand' (the quantifier-free expansion over k's range)" })
+      .option('quantifier-fallback-time', { type: 'string', describe: "time limit of the backend in stage 4 (KLEE's time spans; default 10s)" })
       .option('max-state-multiplicity', { type: 'number', describe: 'do not merge into states standing for more paths than this (default: no limit)' })
       .parserConfiguration({ 'populate--': true, 'parse-positional-numbers': false })
       .example('$0 run prog.bc', '')
@@ -270,7 +296,16 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       arrayAxioms: choice(argv.arrayAxioms, ARRAY_AXIOMS, 'array-axioms'),
       arrayAxiomGeneration: choice(argv.arrayAxiomGeneration, AXIOM_GENERATIONS, 'array-axiom-generation'),
       ilpPrecheck: argv.ilpPrecheck,
+      quantifiers: choice(argv.mergeMode, MERGE_MODES, 'merge-mode') === 'quantified',
+      quantifierOptions: {
+        strip: argv.quantifierStripping,
+        ematching: argv.quantifierEmatching,
+        duplicate: argv.quantifierDuplication,
+        repair: argv.quantifierRepair,
+        fallback: choice(argv.quantifierFallback, QUANTIFIER_FALLBACKS, 'quantifier-fallback'),
+      },
     };
+    const fallbackTime = argv.quantifierFallbackTime !== undefined ? parseTimeSpan(argv.quantifierFallbackTime, 'quantifier-fallback-time') : 10;
     let solver: Solver | undefined;
     let coreP: Promise<Solver> | undefined;
     let oracleP: Promise<Solver> | undefined;
@@ -313,6 +348,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       if (entry === undefined || entry.isDeclaration) throw new EngineSetupError(`entry point '${opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint}' not found in the module`);
       const core = await coreP;
       const oracle = await oracleP;
+      // stage 4's own z3, under the fallback's time limit (the core keeps --max-solver-time)
+      if (solverOpts.quantifiers === true) solverOpts.quantifierBackend = new Z3Solver({ timeoutMs: Math.max(1, Math.round(fallbackTime * 1000)) });
       if (solverOpts.ilpPrecheck === true) solverOpts.ilp = await HighsIlp.create();
       const out = createOutputDir({ outputDir: argv.outputDir, base: dirname(resolve(input)) });
       // --write-smt2s: besides each test's path condition, every query the backend gets

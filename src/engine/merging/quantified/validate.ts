@@ -1,0 +1,53 @@
+/**
+ * Theorem 3.7's check on a quantified merge (--debug-validate-solver): with s' the standard
+ * merge of the leaves and s the pattern-based one, `pc(s') ⇔ ∃k. pc(s)` under the root's
+ * path condition, and under each leaf's path, every merged value at k = k_j is the leaf's.
+ * k ranges over the k_j, so ∃k is the disjunction of the instances and each ∀ expands
+ * exactly: the checks are quantifier-free questions to the solver chain. A failed check is
+ * a bug of tsklee and stops the run with the merge's details.
+ */
+import { builder, TRUE, type Expr } from '../../../expr/index.js';
+import type { ConstraintSet } from '../../../solver/layers/constraint-set.js';
+import { replaceExprs } from '../../../solver/layers/replace.js';
+import { expandAll } from '../../../solver/quantifiers.js';
+import type { Executor } from '../../executor.js';
+
+function conjunction(cs: readonly Expr[]): Expr {
+  let e: Expr = TRUE;
+  for (const x of cs) e = builder.and(e, x);
+  return e;
+}
+
+export function checkTheorem37(
+  ex: Executor,
+  root: ConstraintSet,
+  traces: readonly (readonly Expr[])[],
+  ks: readonly bigint[],
+  k: Expr,
+  extra: readonly Expr[],
+  values: readonly { term: Expr; vals: readonly Expr[] }[],
+): void {
+  const expanded = expandAll(extra, 1 << 16);
+  if (expanded === null) throw new Error('Theorem 3.7 check: the merged path condition has a ∀ without a known bound');
+  const pat = conjunction(expanded);
+  const at = (e: Expr, j: number): Expr => replaceExprs(e, new Map<Expr, Expr>([[k, builder.constant(ks[j]!, k.width)]]));
+  let std: Expr = builder.bool(false);
+  let exists: Expr = builder.bool(false);
+  for (let j = 0; j < traces.length; j++) {
+    std = builder.or(std, conjunction(traces[j]!));
+    exists = builder.or(exists, at(pat, j));
+  }
+  const differ = builder.or(builder.and(std, builder.not(exists)), builder.and(exists, builder.not(std)));
+  const cs = root.toArray();
+  if (!ex.solver.computeTruth({ constraints: cs, expr: builder.not(differ) })) {
+    throw new Error(`Theorem 3.7 check failed: the quantified path condition is not the standard merge's\n  ${extra.map((e) => e.toString()).join('\n  ')}`);
+  }
+  for (const { term, vals } of values) {
+    for (let j = 0; j < traces.length; j++) {
+      const eq = builder.eq(at(term, j), vals[j]!);
+      if (!ex.solver.computeTruth({ constraints: [...cs, ...traces[j]!], expr: eq })) {
+        throw new Error(`Theorem 3.7 check failed: merged value ${term.toString()} at k = ${ks[j]} is not ${vals[j]!.toString()}`);
+      }
+    }
+  }
+}
