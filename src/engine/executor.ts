@@ -452,8 +452,10 @@ export class Executor {
       if (this.pausedSet.delete(s)) continue;
       toRemove.push(s);
     }
-    // paused states leave the searcher but stay alive (and in the process tree)
+    // paused states leave the searcher but stay alive (and in the process tree); one merged
+    // away in the step that paused it (a quantified region's release) left with `removed`
     for (const s of paused) {
+      if (s.status !== StateStatus.Running) continue;
       toRemove.push(s);
       this.pausedSet.add(s);
     }

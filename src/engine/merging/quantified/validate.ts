@@ -6,7 +6,7 @@
  * exactly: the checks are quantifier-free questions to the solver chain. A failed check is
  * a bug of tsklee and stops the run with the merge's details.
  */
-import { builder, TRUE, type Expr } from '../../../expr/index.js';
+import { builder, collectArrays, TRUE, UpdateList, type Expr } from '../../../expr/index.js';
 import type { ConstraintSet } from '../../../solver/layers/constraint-set.js';
 import { replaceExprs } from '../../../solver/layers/replace.js';
 import { expandAll } from '../../../solver/quantifiers.js';
@@ -16,6 +16,16 @@ function conjunction(cs: readonly Expr[]): Expr {
   let e: Expr = TRUE;
   for (const x of cs) e = builder.and(e, x);
   return e;
+}
+
+/** The substitution of k's value (and of every byte read of its array) by the count v. */
+function countAt(k: Expr, v: bigint): Map<Expr, Expr> {
+  const m = new Map<Expr, Expr>([[k, builder.constant(v, k.width)]]);
+  const arrays = [...collectArrays(k)];
+  if (arrays.length !== 1) throw new Error('Theorem 3.7 check: k is not one auxiliary array');
+  const ul = new UpdateList(arrays[0]!);
+  for (let b = 0; b < k.width / 8; b++) m.set(builder.read(ul, builder.constant(b, 32)), builder.constant((v >> BigInt(8 * b)) & 0xffn, 8));
+  return m;
 }
 
 export function checkTheorem37(
@@ -30,7 +40,8 @@ export function checkTheorem37(
   const expanded = expandAll(extra, 1 << 16);
   if (expanded === null) throw new Error('Theorem 3.7 check: the merged path condition has a ∀ without a known bound');
   const pat = conjunction(expanded);
-  const at = (e: Expr, j: number): Expr => replaceExprs(e, new Map<Expr, Expr>([[k, builder.constant(ks[j]!, k.width)]]));
+  // k at k_j: its value and each of its bytes (narrow terms read k's low bytes directly)
+  const at = (e: Expr, j: number): Expr => replaceExprs(e, countAt(k, ks[j]!));
   let std: Expr = builder.bool(false);
   let exists: Expr = builder.bool(false);
   for (let j = 0; j < traces.length; j++) {
