@@ -26,6 +26,8 @@ import { interpret } from './interpreter.js';
 import { closeKey, MergeGroup } from './merging/manual.js';
 import { mergeBlocker, mergeInto, type MergeCounters, type WitnessEvents } from './merging/core.js';
 import type { MergePoints } from './merging/auto.js';
+import type { QuantifiedRegions } from './merging/quantified/regions.js';
+import type { QuantifiedCounters } from './merging/quantified/merge.js';
 import type { DsmCounters } from './searchers/dsm.js';
 import { callBindings, withoutExternalCalls } from './bindings.js';
 import { TestWriter, type RunOutput } from './test-output.js';
@@ -94,6 +96,8 @@ export interface MergingSummary {
   forwardedMerged: number;
   /** Queries of merged states (multiplicity > 1): the ones that carry disjunctions and ites. */
   mergedStateQueries: number;
+  /** Quantified merging (--merge-mode=quantified), or null. */
+  quantified: QuantifiedCounters | null;
 }
 
 /** `ptree`: the process tree, when the run keeps one (Executor.keepProcessTree). */
@@ -370,7 +374,7 @@ export class Executor {
   }
 
   private mergingSummary(): MergingSummary | null {
-    if (this.mergePoints === null && this.mergeCounters.merges === 0) return null;
+    if (this.mergePoints === null && this.mergeCounters.merges === 0 && this.quantified === null) return null;
     const mp = this.mergePoints?.counters;
     const d = this.dsmCounters;
     return {
@@ -384,6 +388,7 @@ export class Executor {
       forwardedStates: d?.forwardedStates ?? 0,
       forwardedMerged: d?.forwardedMerged ?? 0,
       mergedStateQueries: this.mergedStateQueries,
+      quantified: this.quantified?.counters ?? null,
     };
   }
 
@@ -442,6 +447,7 @@ export class Executor {
 
   /** Tell the searcher and the process tree what the last step did (KLEE's updateStates). */
   updateStates(current: ExecutionState | null): void {
+    if (this.quantified !== null) this.regionArrivals(current);
     if (this.mergePoints !== null) this.mergeArrivals(current);
     const { added, removed, paused, resumed } = this;
     // fresh lists only where something was recorded (most steps fork once or end one state)
@@ -457,8 +463,10 @@ export class Executor {
       if (this.pausedSet.delete(s)) continue;
       toRemove.push(s);
     }
-    // paused states leave the searcher but stay alive (and in the process tree)
+    // paused states leave the searcher but stay alive (and in the process tree); one merged
+    // away in the step that paused it (a quantified region's release) left with `removed`
     for (const s of paused) {
+      if (s.status !== StateStatus.Running) continue;
       toRemove.push(s);
       this.pausedSet.add(s);
     }
@@ -562,6 +570,10 @@ export class Executor {
         if (!this.constrain(st, builder.not(cond))) return [null, null];
         res = Validity.False;
       }
+    }
+    if (st.trace !== null && res !== Validity.Unknown) {
+      // a quantified region's tree has one-sided branches too (paper 000 §4): the path took one
+      st.trace.push(res === Validity.True ? cond : builder.not(cond));
     }
     if (res === Validity.True) return [st, null];
     if (res === Validity.False) return [null, st];
@@ -788,15 +800,53 @@ export class Executor {
   // ------------------------------------------------------------------ merging
 
   private nextMergeGroup = 1;
+
+  /** A number for a new merge region. */
+  newMergeGroupId(): number {
+    return this.nextMergeGroup++;
+  }
   /** States paused at klee_close_merge in this step / released to run again. */
   paused: ExecutionState[] = [];
   resumed: ExecutionState[] = [];
 
   /** klee_open_merge: a new region for st (and what it forks). */
   openMerge(st: ExecutionState): void {
+    if (this.quantified !== null && st.trace === null) {
+      this.quantified.open(st, null);
+      return;
+    }
     const g = new MergeGroup(this.nextMergeGroup++);
     g.running = 1;
     st.openMergeStack.push(g);
+  }
+
+  /** Quantified merging's regions (--merge-mode=quantified), set up by explore(). */
+  quantified: QuantifiedRegions | null = null;
+
+  private regionArrivals(current: ExecutionState | null): void {
+    const q = this.quantified!;
+    const waiting = (s: ExecutionState): boolean => this.pausedSet.has(s) || this.paused.includes(s);
+    if (current !== null && !waiting(current)) q.arrive(current);
+    for (const s of this.added) if (!waiting(s)) q.arrive(s);
+  }
+
+  /** A state of a quantified loop region reached an exit: it waits there for the others. */
+  pauseAtRegionExit(st: ExecutionState, g: MergeGroup, key: string): void {
+    st.openMergeStack.pop();
+    const list = g.closed.get(key) ?? [];
+    g.closed.set(key, list);
+    list.push(st);
+    st.yieldStep = true;
+    this.pauseState(st);
+    g.running--;
+    if (g.running === 0) this.releaseMergeGroup(g);
+  }
+
+  /** A state left a quantified loop region other than by an exit (it returned from the loop's function). */
+  leaveQuantifiedRegion(st: ExecutionState, g: MergeGroup): void {
+    st.openMergeStack.pop();
+    st.trace = null;
+    this.leaveMergeGroup(g);
   }
 
   /** klee_close_merge: pause st, merged into a compatible paused state when there is one. */
@@ -812,7 +862,8 @@ export class Executor {
     st.yieldStep = true;
     g.running--;
     let mergedInto: ExecutionState | null = null;
-    for (const other of list) {
+    // a quantified region's leaves merge together at its release (merging/quantified/)
+    if (g.quantified === null) for (const other of list) {
       if (mergeBlocker(other, st) === null) {
         // KLEE's manual merging writes one test per merged state: no witness tests (as KLEE)
         mergeInto(this, other, st, this.mergeCounters);
@@ -852,6 +903,10 @@ export class Executor {
 
   /** Every state of the region arrived (or ended): the paused ones run again. */
   private releaseMergeGroup(g: MergeGroup): void {
+    if (g.quantified !== null && this.quantified !== null) {
+      this.resumed.push(...this.quantified.release(g));
+      return;
+    }
     for (const list of g.closed.values()) for (const s of list) if (s.status === StateStatus.Running) this.resumed.push(s);
     g.closed.clear();
   }

@@ -163,6 +163,20 @@ export interface EngineOptions {
   istatsWriteAfterInstructions: number;
   /** Write testNNNNNN.cov: the source lines the test's path covered before any other (--write-cov). */
   writeCov: boolean;
+  // ---- quantified state merging (paper 000; src/engine/merging/quantified/)
+  /**
+   * --merge-mode: 'ite' merges with the merge core's ite encoding only (as before);
+   * 'quantified' also makes merge regions (loops whose exits depend on input, and
+   * klee_open_merge regions with --use-merge) merge their leaves by pattern, with one ∀ per
+   * partition. Default 'ite'. The solver chain needs its quantified-query layer for it.
+   */
+  mergeMode: MergeMode;
+  /** More regular patterns than this at one region exit: standard merging there (--max-patterns). Default 10. */
+  maxPatterns: number;
+  /** With --merge-mode=quantified: loops are merge regions (--quantified-loops; false: only klee_open_merge regions). Default true. */
+  quantifiedLoops: boolean;
+  /** Check Theorem 3.7 (pc_std ⇔ ∃k. pc_pat, and the merged values) on every quantified merge (with --debug-validate-solver). Default false. */
+  validateQuantifiedMerges: boolean;
   /**
    * Replay a test: klee_make_symbolic (and klee_int, klee_range) give the test's objects, in
    * order, instead of symbolic values, so the run follows the test's path concretely.
@@ -245,7 +259,13 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   outputSource: true,
   environment: [...DEFAULT_ENVIRONMENT],
   optimizeArray: 'none',
+  mergeMode: 'ite',
+  maxPatterns: 10,
+  quantifiedLoops: true,
+  validateQuantifiedMerges: false,
 };
+
+export type MergeMode = 'ite' | 'quantified';
 
 export function resolveOptions(o: Partial<EngineOptions> = {}): EngineOptions {
   const r: EngineOptions = { ...DEFAULT_OPTIONS };

@@ -156,6 +156,13 @@ export class ExecutionState implements SearchableState {
   console: ConsoleChunk | null = null;
   /** Instructions this path covered first, newest first (--write-cov). */
   firstCovered: FirstCovered | null = null;
+  /**
+   * Inside a quantified merge region (merging/quantified/): every branch condition this path
+   * took since the region's entry, one-sided branches included, in order; null outside.
+   */
+  trace: Expr[] | null = null;
+  /** Counts of quantified merges this path condition mentions (auxiliary: not test inputs, but models need them). */
+  auxArrays: ExprArray[];
 
   constructor(
     readonly id: number,
@@ -173,6 +180,7 @@ export class ExecutionState implements SearchableState {
       this.argvObjects = [];
       this.openMergeStack = [];
       this.witnesses = [];
+      this.auxArrays = [];
     } else {
       this.symbolics = parent.symbolics.slice();
       this.cexPreferences = parent.cexPreferences.slice();
@@ -180,6 +188,8 @@ export class ExecutionState implements SearchableState {
       this.argvObjects = parent.argvObjects;
       this.openMergeStack = parent.openMergeStack.slice();
       this.witnesses = parent.witnesses.slice();
+      this.auxArrays = parent.auxArrays.slice();
+      this.trace = parent.trace === null ? null : parent.trace.slice();
     }
   }
 
@@ -233,6 +243,7 @@ export class ExecutionState implements SearchableState {
 
   /** Add a constraint the caller knows to be feasible on this path (false if it is not). */
   addConstraint(e: Expr): boolean {
+    if (this.trace !== null) this.trace.push(e);
     return this.constraints.add(e);
   }
 

@@ -100,6 +100,8 @@ export class TestWriter {
 
   /** The inputs of the test written last. */
   private lastKTest: KTest | null = null;
+  /** Its values of the state's auxiliary arrays (quantified merges' counts), or null. */
+  private lastAux: Map<ExprArray, Uint8Array> | null = null;
 
   /** Tests written for the witnesses of merged states (merging/core.ts keeps them). */
   witnessTestCount = 0;
@@ -115,7 +117,7 @@ export class TestWriter {
     // a witness some test already follows needs none of its own
     const addModel = (k: KTest | null): void => {
       if (k === null) return;
-      const m = new Map<ExprArray, Uint8Array>();
+      const m = new Map<ExprArray, Uint8Array>(this.lastAux ?? []);
       st.symbolics.forEach((s, i) => m.set(s.array, k.objects[i]!.bytes));
       const ev = new Evaluator(m);
       for (const w of st.witnesses) if (!done.has(w.event) && w.constraints.every((c) => ev.isTrue(c))) done.add(w.event);
@@ -223,7 +225,7 @@ export class TestWriter {
     this.lastKTest = ktest;
     if (ktest === null) ex.warning('unable to get symbolic solution, losing test case');
     // the console output (.stdout, .stderr) and exit status (exit-status.txt) under this test's inputs
-    const record = consoleRecord(st, ktest, exited);
+    const record = consoleRecord(st, ktest, exited, this.lastAux);
     // `extras` is the caller's fresh object: completed here rather than copied (once per test)
     const files: Record<string, string | Uint8Array> = record.files;
     if (extras.files !== undefined) Object.assign(files, extras.files);
@@ -252,6 +254,9 @@ export class TestWriter {
     // every run; --trace-opt showed ~50 ms of compile for the closure version, ~30 for this
     const arrays: ExprArray[] = [];
     for (let i = 0; i < symbolics.length; i++) arrays.push(symbolics[i]!.array);
+    // quantified merges' counts: no test objects, but the test's outputs may depend on them
+    for (let i = 0; i < st.auxArrays.length; i++) arrays.push(st.auxArrays[i]!);
+    this.lastAux = null;
     let values: Uint8Array[] | null = [];
     if (arrays.length > 0) {
       try {
@@ -267,6 +272,10 @@ export class TestWriter {
       }
     }
     if (values === null) return null;
+    if (st.auxArrays.length > 0) {
+      this.lastAux = new Map();
+      for (let i = 0; i < st.auxArrays.length; i++) this.lastAux.set(st.auxArrays[i]!, values[symbolics.length + i]!);
+    }
     const objects: KTestObject[] = [];
     for (let i = 0; i < symbolics.length; i++) objects.push({ name: symbolics[i]!.mo.name, bytes: values[i] ?? new Uint8Array(symbolics[i]!.mo.size) });
     return { version: 3, args: this.ktestArgs(), symArgvs: 0, symArgvLen: 0, objects };

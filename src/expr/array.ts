@@ -31,6 +31,12 @@ export class ExprArray {
    * null for arrays not made from memory. Set by the memory layer; read by the array encoding.
    */
   access: AccessTypes | null = null;
+  /**
+   * For the count k of a quantified merge (engine/merging/quantified/): an auxiliary
+   * variable, not an input (no .ktest object), and the largest value its path condition
+   * allows; null for every other array. The quantified-query layer expands ∀ up to it.
+   */
+  auxMax: bigint | null = null;
 
   /**
    * @param name a name for printing and for `.ktest` objects

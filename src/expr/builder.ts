@@ -12,9 +12,9 @@
  * Concat/Extract/ZExt/SExt/Select/Read live in builder-bits.ts.
  */
 import { allOnes, foldBinary, foldNot, isZero, type BV } from './bv.js';
-import { bool, constant, constantFromBV, FALSE, makeNode, TRUE, type ConstantExpr, type Expr } from './expr.js';
+import { bool, constant, constantFromBV, FALSE, hasBoundVar, makeNode, TRUE, type BoundVarExpr, type ConstantExpr, type Expr } from './expr.js';
 import { ExprKind, type BinaryKind } from './kinds.js';
-import { checkSameWidth, type ExprBuilder } from './raw.js';
+import { checkSameWidth, rawForall, type ExprBuilder } from './raw.js';
 import { concat, extract, read, select, sext, zext } from './builder-bits.js';
 
 function isC(e: Expr): e is ConstantExpr {
@@ -335,6 +335,17 @@ export function binary(kind: BinaryKind, l: Expr, r: Expr): Expr {
   }
 }
 
+/**
+ * `∀ bound. 1 ≤ bound ≤ upper → body`. Rules: a true body or a zero bound give true; a body
+ * without the bound variable needs no quantifier (`upper = 0 ∨ body`). Nothing rewrites inside
+ * the body across the binding: the body's own rules see the bound variable as an opaque leaf.
+ */
+export function forall(bound: BoundVarExpr, upper: Expr, body: Expr): Expr {
+  if (body === TRUE || isZeroConst(upper)) return TRUE;
+  if (!hasBoundVar(body)) return or(eq(constantFromBV(0, upper.width), upper), body);
+  return rawForall(bound, upper, body);
+}
+
 export { bool, constant, concat, extract, read, select, sext, zext };
 
 /** The simplifying builder as an object (same interface as `raw`). */
@@ -372,4 +383,5 @@ export const builder: ExprBuilder = {
   sgt,
   sge,
   binary,
+  forall,
 };

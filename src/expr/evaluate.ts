@@ -7,6 +7,11 @@
  * an assigned buffer or of a constant array. Reads are lazy (only the writes up to the first
  * match are evaluated) and Select evaluates only the chosen arm. Iterative, so depth is not
  * limited by the JS stack.
+ *
+ * A Forall is evaluated exactly by expansion: its body under each value 1..k of the bound
+ * variable (k its bound's value), stopping at the first false instance. Expansions beyond
+ * MAX_FORALL_EXPANSION instances throw (a model with an unconstrained huge k; the quantified
+ * solver layer checks a model's quantifier-free part, which bounds k, first).
  */
 import type { ExprArray, UpdateNode } from './array.js';
 import { foldBinary, foldConcat, foldExtract, foldNot, foldSExt, foldZExt, toBigInt, type BV } from './bv.js';
@@ -15,6 +20,9 @@ import { ExprKind, unsupportedKind } from './kinds.js';
 
 /** Concrete contents of arrays (a `.ktest`'s objects, a solver's model). */
 export type Assignment = ReadonlyMap<ExprArray, Uint8Array>;
+
+/** Most instances of one Forall the evaluator expands. */
+export const MAX_FORALL_EXPANSION = 1 << 22;
 
 /**
  * Evaluates expressions under one assignment, memoising every subexpression's value for the
@@ -26,6 +34,9 @@ export class Evaluator {
   private readonly frames: Expr[] = [];
   private readonly stages: number[] = [];
   private readonly cursors: (UpdateNode | null)[] = [];
+
+  /** Values of the bound variables in scope (a Forall's body is evaluated by a child evaluator). */
+  private bindings: Map<number, BV> | null = null;
 
   constructor(readonly assignment: Assignment) {}
 
@@ -81,6 +92,19 @@ export class Evaluator {
         case ExprKind.Read:
           result = this.stepRead(e, top, stage);
           break;
+        case ExprKind.BoundVar: {
+          const b = this.bindings?.get(e.varId);
+          if (b === undefined) throw new Error(`evaluate: bound variable i${e.varId} outside its Forall`);
+          result = b;
+          break;
+        }
+        case ExprKind.Forall:
+          if (stage === 0) {
+            stages[top] = 1;
+            if (this.need(e.upper)) continue;
+          }
+          result = this.expand(e.bound.varId, e.bound.width, toBigInt(this.val(e.upper)!), e.body);
+          break;
         case ExprKind.Select:
           if (stage === 0) {
             stages[top] = 1;
@@ -111,6 +135,22 @@ export class Evaluator {
       stages.pop();
       cursors.pop();
     }
+  }
+
+  /** A fresh evaluator of the same assignment with bound variable `varId` (of `width`) at j, and this one's bindings. */
+  bind(varId: number, width: number, j: number | bigint): Evaluator {
+    const child = new Evaluator(this.assignment);
+    child.bindings = new Map(this.bindings ?? []);
+    child.bindings.set(varId, width <= 32 ? Number(j) : BigInt(j));
+    return child;
+  }
+
+  /** 1 when body holds for every value 1..k of the bound variable, else 0. */
+  private expand(varId: number, width: number, k: bigint, body: Expr): BV {
+    if (k > BigInt(MAX_FORALL_EXPANSION)) throw new Error(`evaluate: Forall over ${k} instances (more than ${MAX_FORALL_EXPANSION})`);
+    const n = Number(k);
+    for (let j = 1; j <= n; j++) if (!this.bind(varId, width, j).isTrue(body)) return 0;
+    return 1;
   }
 
   /** Stage 0: evaluate index; 1: scan writes from the cursor; 2: the matching write's value is ready. */
@@ -158,6 +198,8 @@ export class Evaluator {
       case ExprKind.Constant:
       case ExprKind.Read:
       case ExprKind.Select:
+      case ExprKind.BoundVar:
+      case ExprKind.Forall:
         throw new Error('unreachable');
       default:
         if (e.kind >= ExprKind.Add && e.kind <= ExprKind.Sle) {

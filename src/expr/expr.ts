@@ -84,7 +84,26 @@ export interface BinaryExpr extends ExprCommon {
   readonly right: Expr;
 }
 
-export type Expr = ConstantExpr | ReadExpr | SelectExpr | ConcatExpr | ExtractExpr | CastExpr | NotExpr | BinaryExpr;
+/** A variable bound by a Forall (its `varId` names it; unique per fresh variable). */
+export interface BoundVarExpr extends ExprCommon {
+  readonly kind: ExprKind.BoundVar;
+  readonly varId: number;
+}
+
+/** `∀ bound. 1 ≤ bound ≤ upper → body` (unsigned bounds, width 1). */
+export interface ForallExpr extends ExprCommon {
+  readonly kind: ExprKind.Forall;
+  readonly bound: BoundVarExpr;
+  /** The count k (same width as the bound variable); it must not mention the bound variable. */
+  readonly upper: Expr;
+  readonly body: Expr;
+}
+
+export type Expr = ConstantExpr | ReadExpr | SelectExpr | ConcatExpr | ExtractExpr | CastExpr | NotExpr | BinaryExpr | BoundVarExpr | ForallExpr;
+
+/** Node flags: the expression contains a Forall; it mentions a bound variable free. */
+const F_QUANT = 1;
+const F_BOUND = 2;
 
 let nextId = 1;
 const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
@@ -96,6 +115,8 @@ class ExprNode {
   arraysMemo: unknown = undefined;
   /** Lazily filled by the fast solver layer's analysis (a field: a WeakMap lookup per constraint per query costs more). */
   analysisMemo: unknown = undefined;
+  /** F_QUANT | F_BOUND, from the kids (set at creation). */
+  readonly flags: number;
 
   constructor(
     readonly kind: ExprKind,
@@ -111,6 +132,15 @@ class ExprNode {
     readonly ul: UpdateList | null,
   ) {
     this.id = nextId++;
+    if (kind === ExprKind.BoundVar) this.flags = F_BOUND;
+    else if (kind === ExprKind.Forall) this.flags = F_QUANT | ((b as unknown as ExprNode).flags & F_BOUND);
+    else {
+      let f = 0;
+      if (a !== null) f |= (a as unknown as ExprNode).flags;
+      if (b !== null) f |= (b as unknown as ExprNode).flags;
+      if (c !== null) f |= (c as unknown as ExprNode).flags;
+      this.flags = f;
+    }
   }
 
   get value(): bigint {
@@ -151,6 +181,18 @@ class ExprNode {
   get updates(): UpdateList {
     return this.ul!;
   }
+  get varId(): number {
+    return this.n;
+  }
+  get bound(): Expr {
+    return this.a!;
+  }
+  get upper(): Expr {
+    return this.b!;
+  }
+  get body(): Expr {
+    return this.c!;
+  }
   get numKids(): number {
     return this.c !== null ? 3 : this.b !== null ? 2 : this.a !== null ? 1 : 0;
   }
@@ -167,6 +209,16 @@ class ExprNode {
 /** Per-expression memo slots for utils and solver layers (kept on the node so they die with it). */
 export function memoSlot(e: Expr): { arraysMemo: unknown; analysisMemo: unknown } {
   return e as unknown as ExprNode;
+}
+
+/** The expression contains a Forall somewhere (memory and registers never do; path conditions may). */
+export function hasQuantifier(e: Expr): boolean {
+  return ((e as unknown as ExprNode).flags & F_QUANT) !== 0;
+}
+
+/** The expression mentions a bound variable outside any Forall binding it (a quantifier body's part). */
+export function hasBoundVar(e: Expr): boolean {
+  return ((e as unknown as ExprNode).flags & F_BOUND) !== 0;
 }
 
 const table = new WeakInternTable<ExprNode>();
@@ -203,6 +255,32 @@ class ConstProbe implements Probe<ExprNode> {
 
 const nodeProbe = new NodeProbe();
 const constProbe = new ConstProbe();
+
+let nextBoundVar = 1;
+
+/** The bound variable `varId` of the given width (interned: the same id and width give the same node). */
+export function makeBoundVar(varId: number, width: number): BoundVarExpr {
+  checkWidth(width);
+  if (!Number.isInteger(varId) || varId < 1) throw new RangeError(`bad bound variable id ${varId}`);
+  const h = finishHash(mixHash(mixHash(ExprKind.BoundVar + 0x9e3779b9, width), varId));
+  const p = nodeProbe;
+  p.kind = ExprKind.BoundVar;
+  p.width = width;
+  p.a = p.b = p.c = null;
+  p.n = varId;
+  p.ul = null;
+  const found = table.find(h, p);
+  if (found !== undefined) return found as unknown as BoundVarExpr;
+  const node = new ExprNode(ExprKind.BoundVar, width, h, null, null, null, varId, null, null);
+  table.add(h, node);
+  if (varId >= nextBoundVar) nextBoundVar = varId + 1;
+  return node as unknown as BoundVarExpr;
+}
+
+/** A bound variable no expression mentions yet. */
+export function freshBoundVar(width: number): BoundVarExpr {
+  return makeBoundVar(nextBoundVar++, width);
+}
 
 /** Interned non-constant node; widths must already be checked. */
 export function makeNode(
@@ -331,6 +409,10 @@ export function kids(e: Expr): Expr[] {
       return [e.expr];
     case ExprKind.Concat:
       return [e.left, e.right];
+    case ExprKind.BoundVar:
+      return [];
+    case ExprKind.Forall:
+      return [e.bound, e.upper, e.body];
     default:
       if (e.kind >= ExprKind.Add && e.kind <= ExprKind.Sle) return [e.left, e.right];
       return unsupportedKind(e as never);

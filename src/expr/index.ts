@@ -28,6 +28,12 @@ export {
 export {
   MAX_WIDTH,
   TRUE,
+  freshBoundVar,
+  hasBoundVar,
+  hasQuantifier,
+  makeBoundVar,
+  type BoundVarExpr,
+  type ForallExpr,
   FALSE,
   internedCount,
   isConstant,

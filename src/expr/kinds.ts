@@ -2,10 +2,11 @@
  * Expression kinds, after KLEE's `Expr::Kind`. The mirrored comparisons (Ugt, Uge, Sgt, Sge)
  * are not kinds: the builders swap operands, as KLEE does, so each relation has one form.
  *
- * Extension point: a `Forall` (bound variable + body) kind for quantified merging is planned.
- * Append it after `Sle`, then extend every `switch (kind)` that ends in `unsupportedKind`
- * (expr.ts numKids/kid, evaluate.ts, smtlib.ts, kquery.ts, utils.ts); the compiler's
- * exhaustiveness checks point at each one.
+ * Quantified merging (paper 000) adds two kinds after the comparisons: `BoundVar`, a
+ * variable bound by a quantifier (a leaf), and `Forall(i, k, ψ)`: ψ holds for every i with
+ * 1 ≤ i ≤ k (unsigned). Every consumer (builder, evaluator, printers, z3) handles them; the
+ * solver chain's quantified-query layer (solver/quantifiers.ts) keeps them from the layers
+ * below it unless it falls back to the backend.
  */
 export enum ExprKind {
   Constant,
@@ -38,6 +39,9 @@ export enum ExprKind {
   Ule,
   Slt,
   Sle,
+  // Quantifiers (quantified state merging)
+  BoundVar,
+  Forall,
 }
 
 /** Kinds with two operands of equal width. */

@@ -54,7 +54,7 @@ export function printKQuery(root: Expr): string {
       out.push(constText(e, it.implied));
       continue;
     }
-    if ((count.get(e) ?? 0) > 1) {
+    if ((count.get(e) ?? 0) > 1 && e.kind !== ExprKind.BoundVar) {
       const label = labels.get(e);
       if (label !== undefined) {
         out.push(label);
@@ -67,6 +67,12 @@ export function printKQuery(root: Expr): string {
     const head = `(${kindName(e.kind)}`;
     const w = ` w${e.width} `;
     switch (e.kind) {
+      case ExprKind.BoundVar:
+        out.push(`i${e.varId}`);
+        break;
+      case ExprKind.Forall:
+        stack.push(')', { e: e.body, implied: true }, ' ', { e: e.upper, implied: true }, `${head} i${e.bound.varId} w${e.bound.width} `);
+        break;
       case ExprKind.Read:
         if (e.updates.head === null) {
           stack.push(` ${e.updates.root.name})`, { e: e.index, implied: true }, `${head}${w}`);

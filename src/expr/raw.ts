@@ -4,7 +4,7 @@
  * as the reference the simplifier is tested against, and for tests that need exact shapes.
  */
 import type { UpdateList } from './array.js';
-import { bool, checkWidth, constant, makeNode, MAX_WIDTH, type ConstantExpr, type Expr } from './expr.js';
+import { bool, checkWidth, constant, hasQuantifier, makeNode, MAX_WIDTH, type BoundVarExpr, type ConstantExpr, type Expr } from './expr.js';
 import { ExprKind, kindName, type BinaryKind } from './kinds.js';
 
 export type BinaryBuilderFn = (left: Expr, right: Expr) => Expr;
@@ -48,6 +48,20 @@ export interface ExprBuilder {
   sge: BinaryBuilderFn;
   /** Any binary kind by its ExprKind. */
   binary(kind: BinaryKind, left: Expr, right: Expr): Expr;
+  /** `∀ bound. 1 ≤ bound ≤ upper → body` (no Forall inside body; upper without the bound variable). */
+  forall(bound: BoundVarExpr, upper: Expr, body: Expr): Expr;
+}
+
+export function checkForall(bound: Expr, upper: Expr, body: Expr): void {
+  if (bound.kind !== ExprKind.BoundVar) throw new RangeError(`Forall: ${kindName(bound.kind)} is not a bound variable`);
+  if (upper.width !== bound.width) throw new RangeError(`Forall: bound of width ${upper.width} for a variable of width ${bound.width}`);
+  if (body.width !== 1) throw new RangeError(`Forall: body of width ${body.width}`);
+  if (hasQuantifier(body) || hasQuantifier(upper)) throw new RangeError('Forall: nested quantifiers are not supported');
+}
+
+export function rawForall(bound: BoundVarExpr, upper: Expr, body: Expr): Expr {
+  checkForall(bound, upper, body);
+  return makeNode(ExprKind.Forall, 1, bound, upper, body, 0, null);
 }
 
 export function checkSameWidth(kind: ExprKind, l: Expr, r: Expr): void {
@@ -139,4 +153,5 @@ export const raw: ExprBuilder = {
   sgt: (l, r) => rawBinary(ExprKind.Slt, r, l),
   sge: (l, r) => rawBinary(ExprKind.Sle, r, l),
   binary: rawBinary,
+  forall: rawForall,
 };

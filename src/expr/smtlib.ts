@@ -13,9 +13,12 @@
  *  - Subterms used more than once are shared: by `let` inside each assertion (default), or by
  *    global `define-fun`s (sharing: 'define-fun', shares across assertions too). Either way the
  *    text is linear in the size of the DAG.
+ *  - A Forall prints as `(forall ((i!N (_ BitVec w))) (=> (and (bvule 1 i!N) (bvule i!N k)) body))`;
+ *    subterms mentioning the bound variable are never shared (a binding outside the forall
+ *    could not see it). A script with a quantifier gets logic ABV instead of QF_ABV.
  */
 import { RANGE_WIDTH, DOMAIN_WIDTH, UpdateNode, type ExprArray } from './array.js';
-import type { ConstantExpr, Expr } from './expr.js';
+import { hasBoundVar, hasQuantifier, type ConstantExpr, type Expr } from './expr.js';
 import { ExprKind, unsupportedKind } from './kinds.js';
 import { successors, walkDag, type Vertex } from './traverse.js';
 
@@ -101,8 +104,13 @@ export class ArrayNamer {
   }
 }
 
+/** Constants print inline; subterms of a quantifier body that mention its variable too. */
 function isConstantVertex(v: Vertex): boolean {
-  return !(v instanceof UpdateNode) && v.kind === ExprKind.Constant;
+  return !(v instanceof UpdateNode) && (v.kind === ExprKind.Constant || hasBoundVar(v));
+}
+
+function boundName(varId: number): string {
+  return `i!${varId}`;
 }
 
 /** Prints terms over one ArrayNamer; let/define-fun names are `t!N` (no array name has '!'). */
@@ -139,6 +147,14 @@ class TermPrinter {
       }
       case ExprKind.Select:
         return `(ite ${this.ref(v.cond)} ${this.ref(v.trueExpr)} ${this.ref(v.falseExpr)})`;
+      case ExprKind.BoundVar:
+        return boundName(v.varId);
+      case ExprKind.Forall: {
+        const i = boundName(v.bound.varId);
+        const w = v.bound.width;
+        const range = `(and (bvule ${bvLiteral(1n, w)} ${i}) (bvule ${i} ${this.bv(v.upper)}))`;
+        return `(forall ((${i} ${smtSort(w)})) (=> ${range} ${this.ref(v.body)}))`;
+      }
       case ExprKind.Concat:
         return `(concat ${this.bv(v.left)} ${this.bv(v.right)})`;
       case ExprKind.Extract: {
@@ -265,7 +281,7 @@ export function toSmtLib2(assertions: readonly Expr[], opts: SmtLibOptions = {})
   const lines: string[] = [];
   const getValue = opts.getValue ?? [];
   if (getValue.length > 0) lines.push('(set-option :produce-models true)');
-  lines.push(`(set-logic ${opts.logic ?? 'QF_ABV'})`);
+  lines.push(`(set-logic ${opts.logic ?? (assertions.some(hasQuantifier) ? 'ABV' : 'QF_ABV')})`);
   const arrays = arraysInOrder(assertions);
   for (const a of getValue) if (!arrays.includes(a)) arrays.push(a);
   for (const a of arrays) lines.push(`(declare-fun ${namer.name(a)} () ${ARRAY_SORT})`);

@@ -101,6 +101,19 @@ const MERGING_OPTIONS: Table = {
   'max-state-multiplicity': { type: 'number', describe: 'do not merge into states standing for more paths than this (default: no limit)' },
 };
 
+// ---------------------------------------------------------------- quantified state merging (paper 000)
+const QUANTIFIED_OPTIONS: Table = {
+  'merge-mode': { type: 'string', describe: 'ite (default): merge with ite only; quantified: merge regions (input-dependent loops, klee_open_merge with --use-merge) by pattern, with one forall per partition (paper 000)' },
+  'max-patterns': { type: 'number', describe: 'more regular patterns than this at a region exit: standard (ite) merging there (default 10)' },
+  'quantified-loops': { type: 'boolean', describe: 'with --merge-mode=quantified: loops whose exits depend on input are merge regions (default true)' },
+  'quantifier-stripping': { type: 'boolean', describe: 'quantified queries: stage 1, strip the quantifiers (default true; false: straight to the fallback)' },
+  'quantifier-ematching': { type: 'boolean', describe: 'quantified queries: E-matching lemmas when stripping (default true)' },
+  'quantifier-duplication': { type: 'boolean', describe: 'quantified queries: stage 2, duplicate array values along the quantifier (default true)' },
+  'quantifier-repair': { type: 'boolean', describe: 'quantified queries: stage 3, repair conflicting cells (default true)' },
+  'quantifier-fallback': { type: 'string', describe: "quantified queries: stage 4, 'backend' (z3's quantifier engine, default) or 'expand' (the quantifier-free expansion over k's range)" },
+  'quantifier-fallback-time': { type: 'string', describe: "time limit of the backend in stage 4 (KLEE's time spans; default 10s)" },
+};
+
 /** Every option of `tsklee run`, by name. */
 export const RUN_OPTIONS: Readonly<Table> = {
   ...OUTPUT_OPTIONS,
@@ -110,6 +123,7 @@ export const RUN_OPTIONS: Readonly<Table> = {
   ...SOLVER_OPTIONS,
   ...ARRAY_OPTIONS,
   ...MERGING_OPTIONS,
+  ...QUANTIFIED_OPTIONS,
   // statistics files (run-statistics.ts)
   ...(STATS_RUN_OPTIONS as Table),
   // KLEE's options of issue 21 (run-klee-options.ts)

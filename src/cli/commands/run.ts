@@ -18,7 +18,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, writeFileAtomic, type RunDoneStats } from '../../output/index.js';
 import { explore } from '../../engine/explore.js';
-import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
+import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, Z3Solver, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
 import { solverStatsColumns } from '../../output/run-stats.js';
 import { countingBackend } from '../../solver/solver.js';
 import { COVERAGE_COLUMNS } from '../../engine/stats-tracker.js';
@@ -93,9 +93,21 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   maxStateMultiplicity?: number;
   debugLogMerge?: boolean;
   mergeWitnessTests?: boolean;
+  // quantified state merging (paper 000)
+  mergeMode?: string;
+  maxPatterns?: number;
+  quantifiedLoops?: boolean;
+  quantifierStripping?: boolean;
+  quantifierEmatching?: boolean;
+  quantifierDuplication?: boolean;
+  quantifierRepair?: boolean;
+  quantifierFallback?: string;
+  quantifierFallbackTime?: string;
 }
 
 const ARRAY_ENCODINGS = ['backend', 'axioms'] as const;
+const MERGE_MODES = ['ite', 'quantified'] as const;
+const QUANTIFIER_FALLBACKS = ['backend', 'expand'] as const;
 const ARRAY_AXIOMS = ['plain', 'typed', 'typed-interval'] as const;
 const AXIOM_GENERATIONS = ['lazy', 'eager'] as const;
 
@@ -117,9 +129,14 @@ function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
   }
   if (argv.qceBeta !== undefined && !(argv.qceBeta > 0 && argv.qceBeta <= 1)) throw new UsageError(`--qce-beta=${argv.qceBeta}: expected a number in (0, 1]`);
   if (argv.qceKappa !== undefined && !(Number.isInteger(argv.qceKappa) && argv.qceKappa >= 1)) throw new UsageError(`--qce-kappa=${argv.qceKappa}: expected an integer ≥ 1`);
+  if (argv.maxPatterns !== undefined && !(Number.isInteger(argv.maxPatterns) && argv.maxPatterns >= 1)) throw new UsageError(`--max-patterns=${argv.maxPatterns}: expected an integer ≥ 1`);
   if (argv.dsmDelta !== undefined && !(Number.isInteger(argv.dsmDelta) && argv.dsmDelta >= 1)) throw new UsageError(`--dsm-delta=${argv.dsmDelta}: expected an integer ≥ 1`);
   return {
     stateMerging: kind,
+    mergeMode: choice(argv.mergeMode, MERGE_MODES, 'merge-mode'),
+    maxPatterns: argv.maxPatterns,
+    quantifiedLoops: argv.quantifiedLoops,
+    validateQuantifiedMerges: argv.debugValidateSolver,
     qceAlpha: alpha,
     qceBeta: argv.qceBeta,
     qceKappa: argv.qceKappa,
@@ -233,7 +250,16 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       arrayAxioms: choice(argv.arrayAxioms, ARRAY_AXIOMS, 'array-axioms'),
       arrayAxiomGeneration: choice(argv.arrayAxiomGeneration, AXIOM_GENERATIONS, 'array-axiom-generation'),
       ilpPrecheck: argv.ilpPrecheck,
+      quantifiers: choice(argv.mergeMode, MERGE_MODES, 'merge-mode') === 'quantified',
+      quantifierOptions: {
+        strip: argv.quantifierStripping,
+        ematching: argv.quantifierEmatching,
+        duplicate: argv.quantifierDuplication,
+        repair: argv.quantifierRepair,
+        fallback: choice(argv.quantifierFallback, QUANTIFIER_FALLBACKS, 'quantifier-fallback'),
+      },
     };
+    const fallbackTime = argv.quantifierFallbackTime !== undefined ? parseTimeSpan(argv.quantifierFallbackTime, 'quantifier-fallback-time') : 10;
     let solver: Solver | undefined;
     let coreP: Promise<Solver> | undefined;
     let oracleP: Promise<Solver> | undefined;
@@ -285,6 +311,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       if (entry === undefined || entry.isDeclaration) throw new EngineSetupError(`entry point '${opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint}' not found in the module`);
       const core = await coreP;
       const oracle = await oracleP;
+      // stage 4's own z3, under the fallback's time limit (the core keeps --max-solver-time)
+      if (solverOpts.quantifiers === true) solverOpts.quantifierBackend = new Z3Solver({ timeoutMs: Math.max(1, Math.round(fallbackTime * 1000)) });
       if (solverOpts.ilpPrecheck === true) solverOpts.ilp = await HighsIlp.create();
       const out = createOutputDir({ outputDir: argv.outputDir, base: dirname(resolve(input)) });
       // --write-smt2s: besides each test's path condition, every query the backend gets

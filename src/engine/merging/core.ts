@@ -201,7 +201,7 @@ export function mergeInto(ex: Executor, a: ExecutionState, b: ExecutionState, co
  * in a call at the instruction after it (the call's own result is written on return: dead).
  * Dead registers need no ite when states merge.
  */
-function liveRegisters(st: ExecutionState, i: number): (r: number) => boolean {
+export function liveRegisters(st: ExecutionState, i: number): (r: number) => boolean {
   const f = st.stack[i]!;
   const top = i === st.stack.length - 1;
   const pc = top ? st.pc : framePc(st, i) + 1;

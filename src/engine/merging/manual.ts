@@ -9,14 +9,28 @@
  * group is left, the paused states continue.
  */
 import type { ExecutionState } from '../state.js';
+import type { ConstraintSet } from '../../solver/layers/constraint-set.js';
+import type { KFunction } from '../prepare/kinst.js';
+
+/** A region merged with quantifiers (--merge-mode=quantified; merging/quantified/). */
+export interface QuantifiedRegion {
+  /** The path condition at the region's entry (the leaves' traces start here). */
+  readonly root: ConstraintSet;
+  /** For a loop region: its frame (function and stack depth) and exit pcs; null for klee_open_merge. */
+  readonly loop: { readonly kf: KFunction; readonly depth: number; readonly exitPcs: ReadonlySet<number> } | null;
+}
 
 export class MergeGroup {
   /** Live, running states whose innermost open region is this one. */
   running = 0;
-  /** Paused states, by the pc (function name + index) of their klee_close_merge. */
+  /** Paused states, by the pc (function name + index) of their klee_close_merge (or the loop exit). */
   readonly closed = new Map<string, ExecutionState[]>();
 
-  constructor(readonly id: number) {}
+  constructor(
+    readonly id: number,
+    /** Set when the region's leaves merge with quantifiers. */
+    readonly quantified: QuantifiedRegion | null = null,
+  ) {}
 }
 
 /** Paused states merge only with states paused at the same klee_close_merge call. */

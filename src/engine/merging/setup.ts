@@ -13,6 +13,7 @@ import { locationKey, topoPosition } from './location.js';
 import { DynamicMergingSearcher } from '../searchers/dsm.js';
 import { QceAnalysis } from './qce.js';
 import { QceSimilarity } from './similarity.js';
+import { QuantifiedRegions } from './quantified/regions.js';
 
 export interface MergingSetup {
   /** The searcher to run with, given the one --search would build. */
@@ -20,6 +21,11 @@ export interface MergingSetup {
 }
 
 export function setUpStateMerging(ex: Executor): MergingSetup {
+  if (ex.opts.mergeMode === 'quantified') {
+    ex.quantified = new QuantifiedRegions(ex);
+    // every arrival at a loop header or exit must be seen
+    if (ex.opts.quantifiedLoops) ex.blockSteps = true;
+  }
   const kind = ex.opts.stateMerging;
   if (kind === 'none') return { searcher: (base) => base() };
   const o = ex.opts;

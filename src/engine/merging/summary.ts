@@ -17,5 +17,11 @@ export function formatMergingSummary(m: MergingSummary): string {
     const rate = m.forwardedStates > 0 ? ((100 * m.forwardedMerged) / m.forwardedStates).toFixed(0) : '0';
     lines.push(`fast-forwarded states = ${m.forwardedStates} (${m.forwardedMerged} merged, ${rate}%), fast-forward steps = ${m.forwardSteps}`);
   }
+  const q = m.quantified;
+  if (q !== null) {
+    lines.push(`quantified regions = ${q.regions}, leaves = ${q.leaves}, quantified merges = ${q.quantifiedMerges} (${q.quantifiedMergedStates} states merged away)`);
+    lines.push(`merged values: linear in k = ${q.linearValues}, ite on k = ${q.iteValues}; standard-merge fallbacks: hash ${q.fallbackHash}, patterns ${q.fallbackPatterns}, synthesis ${q.fallbackSynthesis}`);
+    if (q.theoremChecks > 0) lines.push(`Theorem 3.7 checks = ${q.theoremChecks}`);
+  }
   return lines.map((l) => `KLEE: done: ${l}\n`).join('');
 }

@@ -47,9 +47,9 @@ export const handleWriteConsole: SpecialHandler = (ex, st, ki, args) => {
 };
 
 /** The assignment of a test's objects to the state's symbolic arrays. */
-function assignmentOf(st: ExecutionState, ktest: KTest | null): Assignment | null {
+function assignmentOf(st: ExecutionState, ktest: KTest | null, aux: Assignment | null): Assignment | null {
   if (ktest === null) return null;
-  const m = new Map<ExprArray, Uint8Array>();
+  const m = new Map<ExprArray, Uint8Array>(aux ?? []);
   st.symbolics.forEach((s, i) => {
     const o = ktest.objects[i];
     if (o !== undefined) m.set(s.array, o.bytes);
@@ -78,7 +78,11 @@ function exitStatus(v: Val, ev: Evaluator | null): number | null {
  * wrote to them, and `exitStatus` when `exited` (the path ended by returning from main or
  * calling exit) with a value.
  */
-export function consoleRecord(st: ExecutionState, ktest: KTest | null, exited: boolean): { files: Record<string, Uint8Array>; exitStatus?: number } {
+/**
+ * `aux`: the test's values of the state's auxiliary arrays (quantified merges' counts),
+ * which its outputs may depend on though they are no test inputs.
+ */
+export function consoleRecord(st: ExecutionState, ktest: KTest | null, exited: boolean, aux: Assignment | null = null): { files: Record<string, Uint8Array>; exitStatus?: number } {
   const files: Record<string, Uint8Array> = {};
   let v = exited ? st.exitValue : undefined;
   // a value the path condition fixes is that constant (it may read arrays that are no test
@@ -86,7 +90,7 @@ export function consoleRecord(st: ExecutionState, ktest: KTest | null, exited: b
   if (v !== undefined && typeof v === 'object' && !Array.isArray(v)) v = fromExpr(st.constraints.simplify(v));
   // most paths print nothing and exit with a constant: no model to evaluate under then
   const needsModel = st.console !== null || (v !== undefined && typeof v === 'object' && !Array.isArray(v));
-  const a = needsModel ? assignmentOf(st, ktest) : null;
+  const a = needsModel ? assignmentOf(st, ktest, aux) : null;
   const ev = a !== null ? new Evaluator(a) : null;
   if (st.console !== null) {
     const chunks: ConsoleChunk[] = [];

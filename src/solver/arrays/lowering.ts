@@ -180,6 +180,10 @@ function rebuild(v: Expr, k: (x: Expr) => Expr): Expr {
       const x = k(v.expr);
       return x === v.expr ? v : builder.not(x);
     }
+    case ExprKind.BoundVar:
+    case ExprKind.Forall:
+      // the quantified-query layer (solver/quantifiers.ts) sends quantified queries to the backend itself
+      throw new Error('the array encoding does not take quantified queries');
     default: {
       const l = k(v.left);
       const r = k(v.right);

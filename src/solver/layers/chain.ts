@@ -1,7 +1,7 @@
 /**
  * Assembles the layers over a core solver, in DESIGN.md's order (outermost first):
  *
- *   [validating] → fast-top → independence → query cache → counterexample cache → fast → core
+ *   [validating] → [quantifiers] → fast-top → independence → query cache → counterexample cache → fast → core
  *
  * which is KLEE's (ConstructSolverChain.cpp: cex cache over the core, then the branch cache,
  * then the independent solver, and the validating solver outermost, checking the whole chain
@@ -35,6 +35,10 @@
  * (`ilp`, see createSolver); the encoding in 'typed-interval' mode without the pre-check
  * computes its intervals itself by exact propagation.
  *
+ * Paper 000's quantified-query layer (../quantifiers.ts, `quantifiers`) heads the chain when
+ * states may be merged with quantifiers (--merge-mode=quantified): quantifier-free queries
+ * pass straight through it; its stage 4 asks `quantifierBackend` (default: the core).
+ *
  * `useQueryCache` is an alias of useBranchCache (the layer is the "query cache" in
  * DESIGN.md). `rewriteEqualities` is not a solver layer: it belongs to the path condition —
  * pass the options to `newConstraintSet(opts)` (or `new ConstraintSet(opts)`).
@@ -51,6 +55,7 @@ import type { AxiomMode } from '../arrays/axiom-pool.js';
 import { IlpPrecheckSolver } from '../ilp-precheck.js';
 import { analyse } from '../ilp/analysis.js';
 import type { HighsIlp } from '../ilp/highs-ilp.js';
+import { QuantifiedQuerySolver, type QuantifierOptions } from '../quantifiers.js';
 
 export type ArrayEncoding = 'backend' | 'axioms';
 
@@ -83,6 +88,12 @@ export interface ChainOptions {
   ilpPrecheck?: boolean;
   /** The loaded ILP solver for ilpPrecheck (HighsIlp.create()). */
   ilp?: HighsIlp;
+  /** Paper 000's quantified-query layer at the head of the chain (--merge-mode=quantified). */
+  quantifiers?: boolean;
+  /** Its stages (quantifiers.ts). */
+  quantifierOptions?: QuantifierOptions;
+  /** Its stage-4 solver (owned by the chain); default the core. */
+  quantifierBackend?: Solver;
 }
 
 export const DEFAULT_CHAIN_OPTIONS = {
@@ -99,6 +110,7 @@ export const DEFAULT_CHAIN_OPTIONS = {
   arrayAxioms: 'typed-interval',
   arrayAxiomGeneration: 'lazy',
   ilpPrecheck: false,
+  quantifiers: false,
 } as const satisfies ChainOptions;
 
 const FAST_TOP_BUDGET = 0;
@@ -129,6 +141,7 @@ export function assembleChain(core: Solver, opts: ChainOptions = {}): Solver {
   // (cheaper than slicing them). No search there: a path condition with complex constraints
   // goes down, to be sliced by independence and searched by the lower fast layer.
   if (o.useFastSolver) s = new FastSolver(s, { name: 'fast-top', searchBudget: FAST_TOP_BUDGET });
+  if (o.quantifiers) s = new QuantifiedQuerySolver(s, opts.quantifierBackend ?? core, opts.quantifierOptions, opts.quantifierBackend !== undefined);
   if (o.debugValidateSolver) {
     const oracle = opts.validationOracle ?? core;
     s = new ValidatingSolver(s, oracle, oracle !== core);

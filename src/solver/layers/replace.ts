@@ -80,6 +80,15 @@ function replaceSmall(v: Expr, map: ReadonlyMap<Expr, Expr>): Expr | null {
       if (x === null) return null;
       return x === v.expr ? v : builder.not(x);
     }
+    case ExprKind.BoundVar:
+      return v;
+    case ExprKind.Forall: {
+      const u = replaceSmall(v.upper, map);
+      if (u === null) return null;
+      const b = replaceSmall(v.body, map);
+      if (b === null) return null;
+      return u === v.upper && b === v.body ? v : builder.forall(v.bound, u, b);
+    }
     default: {
       const l = replaceSmall(v.left, map);
       if (l === null) return null;
@@ -156,6 +165,13 @@ function rebuild(v: Expr, get: (x: Vertex) => Vertex): Expr {
     case ExprKind.Not: {
       const x = k(v.expr);
       return x === v.expr ? v : builder.not(x);
+    }
+    case ExprKind.BoundVar:
+      return v;
+    case ExprKind.Forall: {
+      const u = k(v.upper);
+      const b = k(v.body);
+      return u === v.upper && b === v.body ? v : builder.forall(v.bound, u, b);
     }
     default: {
       const l = k(v.left);

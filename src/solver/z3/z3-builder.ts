@@ -17,6 +17,9 @@
  * lambda over its index (see constantArray: it needs no side assertions, reads past its end
  * give 0 as in evaluate.ts, and it was by far the fastest encoding measured).
  *
+ * Quantifiers: a bound variable is a bit-vector constant `i!N`, abstracted by
+ * `Z3_mk_forall_const` in its Forall (`∀ i. 1 ≤ i ∧ i ≤ k → body`, no patterns: z3's MBQI).
+ *
  * Caching: translated ASTs are kept per Expr id and per update node id, each holding one
  * z3 reference. Ids are never reused, so an entry is never wrong, only possibly dead;
  * `trim()` (called between queries) drops everything once the cache passes its bound.
@@ -167,6 +170,24 @@ export class Z3Builder {
       }
       case ExprKind.Select:
         return this.check(z.Z3_mk_ite(c, this.nat(e.cond), this.nat(e.trueExpr), this.nat(e.falseExpr)));
+      case ExprKind.BoundVar:
+        return this.namedConst(`i!${e.varId}`, this.sort(e.width));
+      case ExprKind.Forall: {
+        const i = this.nat(e.bound);
+        const one = this.keep(this.constant(1n, e.bound.width));
+        const lo = this.keep(this.check(z.Z3_mk_bvule(c, one, i)));
+        const hi = this.keep(this.check(z.Z3_mk_bvule(c, i, this.bv(e.upper))));
+        this.inst.writeU32(this.args, lo);
+        this.inst.writeU32(this.args + 4, hi);
+        const range = this.keep(this.check(z.Z3_mk_and(c, 2, this.args)));
+        const body = this.keep(this.check(z.Z3_mk_implies(c, range, this.nat(e.body))));
+        try {
+          this.inst.writeU32(this.args, z.Z3_to_app(c, i));
+          return this.check(z.Z3_mk_forall_const(c, 0, 1, this.args, 0, 0, body));
+        } finally {
+          for (const t of [one, lo, hi, range, body]) z.Z3_dec_ref(c, t);
+        }
+      }
       case ExprKind.Concat:
         return this.check(z.Z3_mk_concat(c, this.bv(e.left), this.bv(e.right)));
       case ExprKind.Extract: {
@@ -232,6 +253,16 @@ export class Z3Builder {
     t = a.constantValues === null ? this.symbolicArray(a) : this.constantArray(a.constantValues);
     this.roots.set(a, t);
     return t;
+  }
+
+  /** A fresh reference to the constant of that name and sort. */
+  private namedConst(text: string, sort: number): number {
+    const name = this.inst.allocString(text);
+    try {
+      return this.check(this.z.Z3_mk_const(this.ctx, this.z.Z3_mk_string_symbol(this.ctx, name), sort));
+    } finally {
+      this.inst.free(name);
+    }
   }
 
   private symbolicArray(a: ExprArray): number {

@@ -98,6 +98,8 @@ const EXPORTS = [
   'Z3_mk_select',
   'Z3_mk_store',
   'Z3_mk_lambda_const',
+  'Z3_mk_forall_const',
+  'Z3_mk_implies',
   'Z3_mk_solver',
   'Z3_mk_solver_for_logic',
   'Z3_mk_params',

@@ -66,7 +66,7 @@
  * the module (loadZ3Sync) and makes the instance; a run answered entirely by the layers
  * above never loads z3.
  */
-import { ExprKind, TRUE, FALSE, type Expr, type ExprArray } from '../../expr/index.js';
+import { ExprKind, TRUE, FALSE, hasQuantifier, type Expr, type ExprArray } from '../../expr/index.js';
 import { SolverFailure, SolverFailureKind, Validity, type BackendCounters, type InitialValues, type Query, type SolverStats } from '../solver.js';
 import { Z3Builder } from './z3-builder.js';
 import { loadZ3, loadZ3Sync, type Z3Handle, type Z3Instance } from './z3-module.js';
@@ -393,7 +393,9 @@ export class Z3Solver implements IncrementalSolver {
     onModel: ((model: number) => void) | null,
   ): boolean {
     const deadline = performance.now() + (this.opts.timeoutMs ?? 0);
-    const first: SolverKind = this.mode === 'hybrid' ? 'budgeted' : this.mode;
+    // a quantified query needs z3's general solver (the QF_AUFBV ones reject quantifiers)
+    const quantified = (goal !== null && hasQuantifier(goal)) || constraints.some(hasQuantifier);
+    const first: SolverKind = quantified ? 'fresh' : this.mode === 'hybrid' ? 'budgeted' : this.mode;
     let res = this.attempt(s, first, constraints, goal, negate, onModel, deadline);
     if (res.r === 0 && first === 'budgeted' && this.unknownKind(res.reason, first) === SolverFailureKind.Unknown) {
       // z3 says 'canceled' both for a spent budget and for its own memory limit; in the

@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+/**
+ * Quantified state merging's experiment in shape (paper 000, §7, RQ1/RQ2 and Table 4): the
+ * string-API programs of bench/quantified/ at input bounds N, explored exhaustively by
+ *
+ *   BASE  no merging                         --search=dfs
+ *   CFG   ite merging at the loop exits      --state-merging=static --qce-alpha=inf
+ *   PAT   pattern-based quantified merging   --search=dfs --merge-mode=quantified
+ *
+ * under one time limit each. Reported: CPU seconds (user + system, GNU time; a run that hits
+ * --timeout is marked '>'), and line coverage of the program's own source by its tests,
+ * replayed natively on a `--coverage` build (llvm-cov gcov), plus PAT/CFG and PAT/BASE
+ * speed-ups.
+ *
+ *   node scripts/bench-quantified.mjs [--programs strlen,strspn,…] [--bounds 10,20,50,100]
+ *                                     [--timeout 120] [--modes base,cfg,pat] [--out DIR]
+ *
+ * Writes DIR/quantified.json (every run) and DIR/quantified.md (the table); DIR defaults to
+ * /tmp/tsklee-bench-quantified. Runs one at a time.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const TSKLEE = join(ROOT, 'bin', 'tsklee');
+const SRC = join(ROOT, 'bench', 'quantified');
+const INCLUDE = join(ROOT, 'runtime', 'include');
+
+function arg(name, dflt) {
+  const i = process.argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (i < 0) return dflt;
+  const a = process.argv[i];
+  return a.includes('=') ? a.slice(a.indexOf('=') + 1) : process.argv[i + 1];
+}
+
+const programs = arg('programs', readdirSync(SRC).filter((f) => f.endsWith('.c')).map((f) => f.slice(0, -2)).sort().join(',')).split(',');
+const bounds = arg('bounds', '10,20,50,100').split(',').map(Number);
+const timeout = Number(arg('timeout', '120'));
+const modes = arg('modes', 'base,cfg,pat').split(',');
+const outDir = arg('out', '/tmp/tsklee-bench-quantified');
+mkdirSync(outDir, { recursive: true });
+
+const MODE_ARGS = {
+  base: ['--search=dfs'],
+  cfg: ['--state-merging=static', '--qce-alpha=inf'],
+  pat: ['--search=dfs', '--merge-mode=quantified'],
+};
+
+const replayLib = join(outDir, 'replay-lib');
+execFileSync('make', ['-s', '-C', join(ROOT, 'runtime', 'replay'), `BUILD=${replayLib}`]);
+
+function build(p, n) {
+  const dir = join(outDir, `${p}-${n}`);
+  mkdirSync(dir, { recursive: true });
+  const bc = join(dir, `${p}.bc`);
+  const src = join(SRC, `${p}.c`);
+  execFileSync('clang-16', ['-emit-llvm', '-c', '-g', '-O0', '-Xclang', '-disable-O0-optnone', `-I${INCLUDE}`, `-DN=${n}`, src, '-o', bc]);
+  const cov = join(dir, `${p}.cov`);
+  execFileSync('clang-19', ['-O0', '--coverage', `-I${INCLUDE}`, `-DN=${n}`, src, join(replayLib, 'libtskleeRuntest.a'), '-o', cov], { cwd: dir });
+  return { dir, bc, cov, src };
+}
+
+/** Percentage of the source's lines the tests execute (llvm-cov gcov on the native replay). */
+function lineCoverage(b, outputDir) {
+  for (const f of readdirSync(b.dir)) if (f.endsWith('.gcda')) rmSync(join(b.dir, f));
+  for (const t of readdirSync(outputDir).filter((f) => f.endsWith('.ktest'))) {
+    spawnSync(b.cov, [], { cwd: b.dir, env: { ...process.env, KTEST_FILE: join(outputDir, t) }, timeout: 10_000 });
+  }
+  const r = spawnSync('llvm-cov-19', ['gcov', '-n', b.src.replace(/.*\//, ''), '-o', b.cov.replace(/\.cov$/, '.cov-' + b.src.replace(/.*\//, '').replace(/\.c$/, '.gcda'))], { cwd: b.dir, encoding: 'utf8' });
+  const m = /Lines executed:([\d.]+)% of (\d+)/.exec(r.stdout);
+  return m === null ? null : Number(m[1]);
+}
+
+const runs = [];
+for (const p of programs) {
+  for (const n of bounds) {
+    const b = build(p, n);
+    for (const mode of modes) {
+      const out = join(b.dir, `out-${mode}`);
+      rmSync(out, { recursive: true, force: true });
+      const args = ['-f', '%U %S %e', TSKLEE, 'run', ...MODE_ARGS[mode], `--max-time=${timeout}`, `--output-dir=${out}`, b.bc];
+      const r = spawnSync('/usr/bin/time', args, { encoding: 'utf8' });
+      const times = r.stderr.trim().split('\n').pop().split(' ').map(Number);
+      const info = existsSync(join(out, 'info')) ? readFileSync(join(out, 'info'), 'utf8') : '';
+      const halted = /HaltTimer invoked/.test(readFileSync(join(out, 'messages.txt'), 'utf8')) || /halting execution/.test(info);
+      const tests = readdirSync(out).filter((f) => f.endsWith('.ktest')).length;
+      const cov = lineCoverage(b, out);
+      const row = { program: p, bound: n, mode, cpu: times[0] + times[1], wall: times[2], finished: !halted && r.status === 0, tests, lineCoverage: cov };
+      runs.push(row);
+      process.stderr.write(`${p} N=${n} ${mode}: ${row.cpu.toFixed(2)} s CPU${row.finished ? '' : ' (timeout)'}, ${tests} tests, ${cov}% lines\n`);
+    }
+  }
+}
+writeFileSync(join(outDir, 'quantified.json'), JSON.stringify(runs, null, 1));
+
+const cell = (r) => (r === undefined ? '-' : `${r.finished ? '' : '>'}${r.cpu.toFixed(1)} s / ${r.lineCoverage ?? '?'}%`);
+const ratio = (a, b) => (a === undefined || b === undefined ? '-' : `${b.finished ? '' : '≥'}${(b.cpu / a.cpu).toFixed(1)}×${a.finished ? '' : '?'}`);
+const lines = ['| program | N | BASE | CFG | PAT | PAT vs CFG | PAT vs BASE |', '|---|---|---|---|---|---|---|'];
+for (const p of programs) {
+  for (const n of bounds) {
+    const get = (m) => runs.find((r) => r.program === p && r.bound === n && r.mode === m);
+    lines.push(`| ${p} | ${n} | ${cell(get('base'))} | ${cell(get('cfg'))} | ${cell(get('pat'))} | ${ratio(get('pat'), get('cfg'))} | ${ratio(get('pat'), get('base'))} |`);
+  }
+}
+lines.push('', `CPU seconds / line coverage of the program by its tests (native replay, llvm-cov gcov); '>' = stopped at --max-time=${timeout}; speed-up = other's CPU / PAT's CPU ('≥' when the other timed out).`);
+writeFileSync(join(outDir, 'quantified.md'), lines.join('\n') + '\n');
+process.stdout.write(lines.join('\n') + '\n');

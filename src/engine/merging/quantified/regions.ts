@@ -1,0 +1,75 @@
+/**
+ * Merge regions of quantified merging in the run (--merge-mode=quantified): a state entering
+ * a loop region's header from outside (loops.ts) opens a region, a MergeGroup as
+ * klee_open_merge makes one, whose states record their branch conditions (state.trace).
+ * A state of the region reaching one of the loop's exits in the loop's frame pauses there;
+ * one returning out of the frame leaves the region. When no state of the region runs any
+ * more, the states paused at each exit merge by pattern (merge.ts) and go on.
+ *
+ * Regions do not nest: a state already recording a trace opens none (an inner loop is part
+ * of the outer region's tree). Steps end at block entries (Executor.blockSteps) so that every
+ * arrival at a header or an exit is seen.
+ */
+import type { ExecutionState } from '../../state.js';
+import { StateStatus } from '../../state.js';
+import type { Executor } from '../../executor.js';
+import { MergeGroup, type QuantifiedRegion } from '../manual.js';
+import { loopRegions } from './loops.js';
+import { mergeLeaves, newQuantifiedCounters, type QuantifiedCounters } from './merge.js';
+
+export class QuantifiedRegions {
+  readonly counters: QuantifiedCounters = newQuantifiedCounters();
+
+  constructor(private readonly ex: Executor) {}
+
+  /** A new region for st (a loop's, or klee_open_merge's when loop is null). */
+  open(st: ExecutionState, loop: QuantifiedRegion['loop']): MergeGroup {
+    const g = new MergeGroup(this.ex.newMergeGroupId(), { root: st.constraints.fork(), loop });
+    g.running = 1;
+    st.openMergeStack.push(g);
+    st.trace = [];
+    this.counters.regions++;
+    return g;
+  }
+
+  /** After a step: st (which moved) may enter a loop region, reach its exit, or leave it. */
+  arrive(st: ExecutionState): void {
+    if (st.status !== StateStatus.Running) return;
+    const g = st.openMergeStack[st.openMergeStack.length - 1];
+    const loop = g?.quantified?.loop ?? null;
+    if (g !== undefined && loop !== null) {
+      if (st.stack.length < loop.depth || st.stack[loop.depth - 1]!.kf !== loop.kf) {
+        this.ex.leaveQuantifiedRegion(st, g);
+      } else if (st.stack.length === loop.depth && loop.exitPcs.has(st.pc)) {
+        this.ex.pauseAtRegionExit(st, g, `exit:${st.pc}`);
+      }
+      return;
+    }
+    if (st.trace !== null || !this.ex.opts.quantifiedLoops) return;
+    const kf = st.top.kf;
+    const region = loopRegions(kf).get(st.pc);
+    if (region === undefined) return;
+    // entered from outside the loop (not along a back edge)
+    const from = kf.insts[st.prevPc]?.inst.parent.index ?? -1;
+    if (region.loop.blocks.has(from)) return;
+    this.open(st, { kf, depth: st.stack.length, exitPcs: region.exitPcs });
+  }
+
+  /** Every state of the region arrived or ended: each exit's leaves merge and go on. */
+  release(g: MergeGroup): ExecutionState[] {
+    const q = g.quantified!;
+    const out: ExecutionState[] = [];
+    for (const list of g.closed.values()) {
+      const live = list.filter((s) => s.status === StateStatus.Running);
+      const survivors = live.length > 1 ? mergeLeaves(this.ex, live, q.root, { maxPatterns: this.ex.opts.maxPatterns, validate: this.ex.opts.validateQuantifiedMerges }, this.counters) : live;
+      for (const s of survivors) {
+        s.trace = null;
+        out.push(s);
+      }
+    }
+    g.closed.clear();
+    // an exit may be the header of the next loop: the survivors enter it from here
+    for (const s of out) this.arrive(s);
+    return out;
+  }
+}
