@@ -2,7 +2,7 @@
  * Native oracle for tests/unit/engine/fp128.test.ts: __float128 (IEEE binary128) as this
  * machine computes it — libgcc's soft-fp routines for arithmetic, comparisons and conversions,
  * glibc's libm for the *f128 functions. Reads one operation per line from stdin and prints one
- * result line:
+ * result line (with -DQUADMATH the libm operations call libquadmath's *q functions instead):
  *
  *   <op> <operand> ...    operands in hex: __float128 = its 128-bit pattern, long double = its
  *                         80-bit pattern, double/float/_Float16 = their bit patterns, integers =
@@ -21,49 +21,59 @@ typedef __float128 Q;
 typedef unsigned __int128 u128;
 typedef __int128 i128;
 
-Q sqrtf128(Q);
-Q fmodf128(Q, Q);
-Q fmaf128(Q, Q, Q);
-Q floorf128(Q);
-Q ceilf128(Q);
-Q truncf128(Q);
-Q roundf128(Q);
+/* glibc's *f128 functions, or with -DQUADMATH libquadmath's *q ones (link -lquadmath). */
+#ifdef QUADMATH
+#define FN(name) name##q
+#else
+#define FN(name) name##f128
+#endif
+Q FN(sqrt)(Q);
+Q FN(fmod)(Q, Q);
+Q FN(fma)(Q, Q, Q);
+Q FN(floor)(Q);
+Q FN(ceil)(Q);
+Q FN(trunc)(Q);
+Q FN(round)(Q);
+Q FN(rint)(Q);
+Q FN(nearbyint)(Q);
+Q FN(fmin)(Q, Q);
+Q FN(fmax)(Q, Q);
+Q FN(copysign)(Q, Q);
+Q FN(fabs)(Q);
+Q FN(frexp)(Q, int *);
+Q FN(ldexp)(Q, int);
+Q FN(modf)(Q, Q *);
+long FN(lrint)(Q);
+long FN(lround)(Q);
+#ifndef QUADMATH
 Q roundevenf128(Q);
-Q rintf128(Q);
-Q nearbyintf128(Q);
-Q fminf128(Q, Q);
-Q fmaxf128(Q, Q);
 Q fminimumf128(Q, Q);
 Q fmaximumf128(Q, Q);
-Q copysignf128(Q, Q);
-Q fabsf128(Q);
-Q frexpf128(Q, int *);
-Q ldexpf128(Q, int);
-Q modff128(Q, Q *);
-long lrintf128(Q);
-long lroundf128(Q);
+#endif
 
-static Q (*volatile p_sqrt)(Q) = sqrtf128;
-static Q (*volatile p_fmod)(Q, Q) = fmodf128;
-static Q (*volatile p_fma)(Q, Q, Q) = fmaf128;
-static Q (*volatile p_floor)(Q) = floorf128;
-static Q (*volatile p_ceil)(Q) = ceilf128;
-static Q (*volatile p_trunc)(Q) = truncf128;
-static Q (*volatile p_round)(Q) = roundf128;
+static Q (*volatile p_sqrt)(Q) = FN(sqrt);
+static Q (*volatile p_fmod)(Q, Q) = FN(fmod);
+static Q (*volatile p_fma)(Q, Q, Q) = FN(fma);
+static Q (*volatile p_floor)(Q) = FN(floor);
+static Q (*volatile p_ceil)(Q) = FN(ceil);
+static Q (*volatile p_trunc)(Q) = FN(trunc);
+static Q (*volatile p_round)(Q) = FN(round);
+static Q (*volatile p_rint)(Q) = FN(rint);
+static Q (*volatile p_nearbyint)(Q) = FN(nearbyint);
+static Q (*volatile p_fmin)(Q, Q) = FN(fmin);
+static Q (*volatile p_fmax)(Q, Q) = FN(fmax);
+static Q (*volatile p_copysign)(Q, Q) = FN(copysign);
+static Q (*volatile p_fabs)(Q) = FN(fabs);
+static Q (*volatile p_frexp)(Q, int *) = FN(frexp);
+static Q (*volatile p_ldexp)(Q, int) = FN(ldexp);
+static Q (*volatile p_modf)(Q, Q *) = FN(modf);
+static long (*volatile p_lrint)(Q) = FN(lrint);
+static long (*volatile p_lround)(Q) = FN(lround);
+#ifndef QUADMATH
 static Q (*volatile p_roundeven)(Q) = roundevenf128;
-static Q (*volatile p_rint)(Q) = rintf128;
-static Q (*volatile p_nearbyint)(Q) = nearbyintf128;
-static Q (*volatile p_fmin)(Q, Q) = fminf128;
-static Q (*volatile p_fmax)(Q, Q) = fmaxf128;
 static Q (*volatile p_fminimum)(Q, Q) = fminimumf128;
 static Q (*volatile p_fmaximum)(Q, Q) = fmaximumf128;
-static Q (*volatile p_copysign)(Q, Q) = copysignf128;
-static Q (*volatile p_fabs)(Q) = fabsf128;
-static Q (*volatile p_frexp)(Q, int *) = frexpf128;
-static Q (*volatile p_ldexp)(Q, int) = ldexpf128;
-static Q (*volatile p_modf)(Q, Q *) = modff128;
-static long (*volatile p_lrint)(Q) = lrintf128;
-static long (*volatile p_lround)(Q) = lroundf128;
+#endif
 
 static u128 parse_hex(const char *s) {
   u128 v = 0;
@@ -151,14 +161,16 @@ int main(void) {
     else if (IS("ceil")) put_q(p_ceil(q_of(a)));
     else if (IS("trunc")) put_q(p_trunc(q_of(a)));
     else if (IS("round")) put_q(p_round(q_of(a)));
-    else if (IS("roundeven")) put_q(p_roundeven(q_of(a)));
     else if (IS("rint")) put_q(p_rint(q_of(a)));
     else if (IS("nearbyint")) put_q(p_nearbyint(q_of(a)));
     else if (IS("fma")) put_q(p_fma(q_of(a), q_of(b), q_of(c)));
     else if (IS("fmin")) put_q(p_fmin(q_of(a), q_of(b)));
     else if (IS("fmax")) put_q(p_fmax(q_of(a), q_of(b)));
+#ifndef QUADMATH
+    else if (IS("roundeven")) put_q(p_roundeven(q_of(a)));
     else if (IS("fminimum")) put_q(p_fminimum(q_of(a), q_of(b)));
     else if (IS("fmaximum")) put_q(p_fmaximum(q_of(a), q_of(b)));
+#endif
     else if (IS("lrint")) print_hex((unsigned long)p_lrint(q_of(a)));
     else if (IS("lround")) print_hex((unsigned long)p_lround(q_of(a)));
 #if __has_builtin(__builtin_isfpclass)

@@ -51,6 +51,7 @@ import {
   f128ToIntRounded,
   IntegralMode,
 } from '../../../src/engine/fp128-math.js';
+import { quadmathModf, quadmathSqrt } from '../../../src/engine/fp128-quadmath.js';
 import { prng } from '../../support/prng.js';
 
 const ORACLE_SRC = join(fileURLToPath(new URL('.', import.meta.url)), 'fp128-oracle.c');
@@ -176,21 +177,26 @@ function* integralish(n: number): Generator<bigint> {
 
 const hex = (v: bigint): string => v.toString(16);
 
+/** The oracle with glibc's *f128 functions, and the one with libquadmath's *q functions. */
 let oracle = '';
+let quadmathOracle = '';
 
 beforeAll(() => {
   const dir = mkdtempSync(join(tmpdir(), 'tsklee-fp128-'));
   oracle = join(dir, 'oracle');
-  // __builtin_isfpclass and _BitInt conversions need clang ≥ 16; the fpclass case needs 17+
+  quadmathOracle = join(dir, 'oracle-q');
+  // __builtin_isfpclass needs clang ≥ 17 (the fpclass case), _BitInt conversions clang ≥ 16
   const cc = ['clang-19', 'clang-16'].find((c) => spawnSync(c, ['--version']).status === 0);
   if (!cc) throw new Error('no clang to build the fp128 oracle');
-  execFileSync(cc, ['-O2', '-fno-math-errno', '-ffp-contract=off', '-o', oracle, ORACLE_SRC, '-lm']);
-  expect(existsSync(oracle)).toBe(true);
+  const flags = ['-O2', '-fno-math-errno', '-ffp-contract=off'];
+  execFileSync(cc, [...flags, '-o', oracle, ORACLE_SRC, '-lm']);
+  execFileSync(cc, [...flags, '-DQUADMATH', '-o', quadmathOracle, ORACLE_SRC, '-lquadmath', '-lm']);
+  expect(existsSync(oracle) && existsSync(quadmathOracle)).toBe(true);
 });
 
 /** Runs every line through the oracle; returns its output lines. */
-function native(lines: string[]): string[] {
-  const r = spawnSync(oracle, [], { input: lines.join('\n') + '\n', encoding: 'utf8', maxBuffer: 1 << 28 });
+function native(lines: string[], exe = oracle): string[] {
+  const r = spawnSync(exe, [], { input: lines.join('\n') + '\n', encoding: 'utf8', maxBuffer: 1 << 28 });
   if (r.status !== 0) throw new Error(`fp128 oracle failed: ${r.stderr}`);
   const out = r.stdout.split('\n');
   out.pop();
@@ -201,9 +207,9 @@ function native(lines: string[]): string[] {
 type Case = [string, string];
 
 /** Compares tsklee's answer with the oracle's on each case; reports the first 10 differences. */
-function compare(cases: Iterable<Case>): void {
+function compare(cases: Iterable<Case>, exe = oracle): void {
   const all = [...cases];
-  const theirs = native(all.map((c) => c[0]));
+  const theirs = native(all.map((c) => c[0]), exe);
   const bad: string[] = [];
   all.forEach(([line, mine], i) => {
     const t = theirs[i]!.trim();
@@ -374,5 +380,39 @@ describe('fp128 <math.h> functions against glibc', () => {
     compare((function* (): Generator<Case> {
       for (const a of singles(N)) yield [`fpclass ${hex(a)}`, (1 << f128FpClass(a)).toString(16)];
     })());
+  });
+});
+
+describe('libquadmath *q functions', () => {
+  it('sqrtq (Newton steps from a double or long double root) and modfq', () => {
+    compare((function* (): Generator<Case> {
+      for (const a of singles(N)) {
+        yield [`sqrt ${hex(a)}`, hex(quadmathSqrt(a))];
+        const [fr, ip] = quadmathModf(a);
+        yield [`modf ${hex(a)}`, `${hex(fr)} ${hex(ip)}`];
+      }
+    })(), quadmathOracle);
+  });
+
+  it('the others agree with glibc (fmodq, fmaq, floorq … lroundq, fminq, frexpq, ldexpq, copysignq)', () => {
+    const modes: [string, IntegralMode][] = [['floor', IntegralMode.Floor], ['ceil', IntegralMode.Ceil], ['trunc', IntegralMode.Trunc], ['round', IntegralMode.HalfAway], ['rint', IntegralMode.HalfEven], ['nearbyint', IntegralMode.HalfEven]];
+    compare((function* (): Generator<Case> {
+      for (const [a, b] of pairs(N / 3)) {
+        yield [`rem ${hex(a)} ${hex(b)}`, hex(f128Rem(a, b))];
+        yield [`fmin ${hex(a)} ${hex(b)}`, hex(f128MinMax(a, b, false))];
+        yield [`fmax ${hex(a)} ${hex(b)}`, hex(f128MinMax(a, b, true))];
+        yield [`copysign ${hex(a)} ${hex(b)}`, hex(f128CopySign(a, b))];
+        yield [`fma ${hex(a)} ${hex(b)} ${hex(a)}`, hex(f128Fma(a, b, a))];
+      }
+      for (const a of [...singles(N / 3), ...integralish(300)]) {
+        for (const [op, m] of modes) yield [`${op} ${hex(a)}`, hex(f128RoundIntegral(a, m))];
+        yield [`lrint ${hex(a)}`, hex(f128ToIntRounded(a, IntegralMode.HalfEven, 64))];
+        yield [`lround ${hex(a)}`, hex(f128ToIntRounded(a, IntegralMode.HalfAway, 64))];
+        yield [`abs ${hex(a)}`, hex(f128Abs(a))];
+        const [m, e] = f128Frexp(a);
+        yield [`frexp ${hex(a)}`, `${hex(m)} ${e}`];
+        yield [`ldexp ${hex(a)} -16400`, hex(f128Ldexp(a, -16400))];
+      }
+    })(), quadmathOracle);
   });
 });
