@@ -72,7 +72,13 @@ export const X86_FP80: WideFloat = {
   binary: f80Binary,
   neg: f80.f80Neg,
   fcmp: f80.f80Fcmp,
-  toKind: (kind, a) => (kind === TypeKind.X86_FP80 ? a : kind === TypeKind.FP128 ? f128.f128FromF80(a) : f80ToFloatKind(kind, a)),
+  toKind: (kind, a) => {
+    if (kind === TypeKind.X86_FP80) return a;
+    if (kind === TypeKind.FP128) return f128.f128FromF80(a);
+    // to half: libgcc's __truncxfhf2 (soft-fp reads the x87 format as __extendxftf2 does), one rounding
+    if (kind === TypeKind.Half || kind === TypeKind.BFloat) return f128ToNarrow(kind, f128.f128FromF80(a));
+    return f80ToFloatKind(kind, a);
+  },
   fromKind: (kind, v) => {
     if (kind === TypeKind.X86_FP80) return X86_FP80.fromReg(v);
     if (kind === TypeKind.FP128) return f128.f128ToF80(FP128.fromReg(v));

@@ -203,6 +203,8 @@ int main(void) {
     else if (IS("fromfloat")) put_q((Q)FROM_BITS(float, a));
     else if (IS("fromhalf")) put_q((Q)FROM_BITS(_Float16, a));
     else if (IS("fromf80")) put_q((Q)ld_of(a));
+    else if (IS("f80tohalf")) print_hex(BITS_OF(_Float16, (_Float16)ld_of(a))); /* libgcc's __truncxfhf2 */
+    else if (IS("halftof80")) put_ld((long double)FROM_BITS(_Float16, a)); /* __extendhfxf2 */
     TO_INT(8) TO_INT(16) TO_INT(24) TO_INT(32) TO_INT(40) TO_INT(63) TO_INT(64) TO_INT(65) TO_INT(100) TO_INT(127) TO_INT(128)
     else printf("?");
     printf("\n");

@@ -52,6 +52,9 @@ import {
   IntegralMode,
 } from '../../../src/engine/fp128-math.js';
 import { quadmathModf, quadmathSqrt } from '../../../src/engine/fp128-quadmath.js';
+import { X86_FP80 } from '../../../src/engine/wide-float.js';
+import { bitsToHalf, halfToBits } from '../../../src/engine/values.js';
+import { TypeKind } from '../../../src/ir/types.js';
 import { prng } from '../../support/prng.js';
 
 const ORACLE_SRC = join(fileURLToPath(new URL('.', import.meta.url)), 'fp128-oracle.c');
@@ -289,8 +292,19 @@ describe('fp128 conversions against libgcc', () => {
       for (const d of [...Array.from({ length: N }, () => bits(64)), 0n, 1n, 0x7ff0000000000000n, 0x7ff0000000000001n, 0xfff8000000000000n])
         yield [`fromdouble ${hex(d)}`, hex(f128FromIeee(BINARY64, d))];
       for (const f of [...Array.from({ length: N }, () => bits(32)), 0x7f800001n, 0xffc00000n]) yield [`fromfloat ${hex(f)}`, hex(f128FromIeee(BINARY32, f))];
-      for (let h = 0n; h < 0x10000n; h += 7n) yield [`fromhalf ${hex(h)}`, hex(f128FromIeee(BINARY16, h))];
-      for (const x of [...f80s, ...f80s.map((v) => v | (1n << 79n)), ...Array.from({ length: N }, () => bits(80))]) yield [`fromf80 ${hex(x)}`, hex(f128FromF80(x))];
+      for (let h = 0n; h < 0x10000n; h += 7n) {
+        yield [`fromhalf ${hex(h)}`, hex(f128FromIeee(BINARY16, h))];
+        yield [`halftof80 ${hex(h)}`, hex(X86_FP80.fromKind(TypeKind.Half, bitsToHalf(Number(h))))];
+      }
+      for (const x of [...f80s, ...f80s.map((v) => v | (1n << 79n)), ...Array.from({ length: N }, () => bits(80))]) {
+        yield [`fromf80 ${hex(x)}`, hex(f128FromF80(x))];
+        // long double → _Float16 is libgcc's __truncxfhf2: the same soft-fp reading of the x87 format, one rounding
+        yield [`f80tohalf ${hex(x)}`, hex(BigInt(halfToBits(X86_FP80.toKind(TypeKind.Half, x) as number)))];
+      }
+      for (let i = 0; i < N; i++) {
+        const x = (BigInt(0x3fff + Math.floor(rand() * 60) - 40) << 64n) | (1n << 63n) | bits(63);
+        yield [`f80tohalf ${hex(x)}`, hex(BigInt(halfToBits(X86_FP80.toKind(TypeKind.Half, x) as number)))];
+      }
     })());
   });
 
