@@ -22,8 +22,10 @@ import {
   f128Compare,
   f128CopySign,
   f128Div,
+  f128Fcmp,
   f128Fma,
   f128FromBytes,
+  f128FromDouble,
   f128FromF80,
   f128FromIeee,
   f128FromInt,
@@ -55,6 +57,8 @@ import { quadmathModf, quadmathSqrt } from '../../../src/engine/fp128-quadmath.j
 import { X86_FP80 } from '../../../src/engine/wide-float.js';
 import { bitsToHalf, halfToBits } from '../../../src/engine/values.js';
 import { TypeKind } from '../../../src/ir/types.js';
+import { fcmp } from '../../../src/engine/scalar.js';
+import { Predicate } from '../../../src/ir/opcodes.js';
 import { prng } from '../../support/prng.js';
 
 const ORACLE_SRC = join(fileURLToPath(new URL('.', import.meta.url)), 'fp128-oracle.c');
@@ -267,6 +271,18 @@ describe('fp128 arithmetic against libgcc and glibc', () => {
         yield [`fma ${hex(a)} ${hex(b)} ${hex(c)}`, hex(f128Fma(a, b, c))];
       }
     })());
+  });
+
+  it('every fcmp predicate agrees with the double comparison on values doubles hold', () => {
+    const xs = [0, -0, 1, -1, 1.5, 2 ** -1074, -Infinity, Infinity, NaN, 1e300];
+    const bad: string[] = [];
+    for (let pred = Predicate.FCMP_FALSE; pred <= Predicate.FCMP_TRUE; pred++)
+      for (const x of xs)
+        for (const y of xs) {
+          const got = f128Fcmp(pred, f128FromDouble(x), f128FromDouble(y));
+          if (got !== fcmp(pred, x, y)) bad.push(`${Predicate[pred]}(${x}, ${y}) = ${got}`);
+        }
+    expect(bad).toEqual([]);
   });
 
   it('bytes round-trip', () => {
