@@ -76,7 +76,7 @@ export class QceSimilarity implements Similarity {
       const vars: number[] = [];
       const consider = (v: number, q: number): void => {
         if (!(q > threshold)) return;
-        if (!fq.isCell(v) && !live.has(v)) return;
+        if (fq.isCell(v) ? !fq.cellLive(pc, v) : !live.has(v)) return;
         vars.push(v);
       };
       for (const [v, q] of counts.add) consider(v, q + (callerReturned > 0 && fq.returnDeps.has(v) ? callerReturned : 0));
