@@ -109,6 +109,18 @@ export class QceSimilarity implements Similarity {
     return true;
   }
 
+  /** The hot variables' values (null where symbolic), in a fixed order per location: DSM's history entries. */
+  values(st: ExecutionState): (string | number | bigint | null)[] {
+    const out: (string | number | bigint | null)[] = [];
+    for (const { frame, fq, vars } of this.hot(st)) {
+      for (const v of vars) {
+        const x = this.observe(st, frame, fq, v);
+        out.push(x === SYMBOLIC ? null : x === ABSENT ? '-' : x);
+      }
+    }
+    return out;
+  }
+
   /**
    * DSM's h over the hot variables: equal for similar states with no symbolic hot variable.
    * The lowest bit says whether a hot variable was symbolic (only then can a state of another
