@@ -35,7 +35,7 @@ export function setUpStateMerging(ex: Executor): MergingSetup {
   const oracle: LocationOracle<ExecutionState> = {
     topologicalPosition: topoPosition,
     // a structural fingerprint keeps states that can never merge (other objects, arrays) apart
-    similarityKey: (st) => `${locationKey(st)}#${st.addressSpace.size}:${st.symbolics.length}#${qce === null ? 0 : qce.hash(st)}`,
+    similarityKey: (st) => `${locationKey(st)}#${st.memory.liveObjects}:${st.symbolics.length}#${qce === null ? 0 : qce.hash(st)}`,
     endedByMerge: (st) => mergedAway.has(st),
   };
   ex.blockSteps = true;
