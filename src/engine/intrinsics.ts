@@ -231,7 +231,7 @@ const stackRestore: SpecialHandler = (_ex, st, _ki, args) => {
   const keep = Number(args[0] as number);
   const f = st.thawTop();
   if (f.allocas === null) return;
-  while (f.allocas.length > keep) st.addressSpace.unbind(f.allocas.pop()!);
+  while (f.allocas.length > keep) st.memory.unbind(f.allocas.pop()!);
 };
 
 const ptrMask: SpecialHandler = (ex, st, ki, args) => {

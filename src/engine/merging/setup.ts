@@ -35,7 +35,7 @@ export function setUpStateMerging(ex: Executor): MergingSetup {
   const oracle: LocationOracle<ExecutionState> = {
     topologicalPosition: topoPosition,
     // a structural fingerprint in the location keeps states that can never merge (other objects, arrays) apart
-    signature: (st) => ({ location: `${locationKey(st)}#${st.addressSpace.size}:${st.symbolics.length}`, values: qce === null ? [] : qce.values(st) }),
+    signature: (st) => ({ location: `${locationKey(st)}#${st.memory.liveObjects}:${st.symbolics.length}`, values: qce === null ? [] : qce.values(st) }),
     endedByMerge: (st) => mergedAway.has(st),
   };
   ex.blockSteps = true;

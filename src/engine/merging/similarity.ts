@@ -158,7 +158,7 @@ export class QceSimilarity implements Similarity {
       if (typeof r !== 'number' || r === 0) return ABSENT; // the alloca has not run in this frame yet
       base = r;
     }
-    const node = st.addressSpace.find(base + cell.offset);
+    const node = st.memory.bindingAt(base + cell.offset);
     if (node === null || node.os === null) return ABSENT;
     const off = base + cell.offset - node.mo.address;
     let s = '';
