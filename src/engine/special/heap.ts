@@ -34,8 +34,25 @@ export const handleFree: SpecialHandler = (ex, st, _ki, args) => {
 };
 
 export const handleRealloc: SpecialHandler = (ex, st, ki, args) => {
-  const p = args[0] as Scalar;
-  const size = size64(args[1] as Scalar, argWidth(ki, 1));
+  reallocTo(ex, st, ki, args[0] as Scalar, size64(args[1] as Scalar, argWidth(ki, 1)));
+};
+
+/**
+ * reallocarray(p, n, size) (glibc 2.26+, gnulib's xreallocarray): realloc(p, n * size), but
+ * NULL when the product overflows (known only for concrete n and size; a symbolic product
+ * wraps, as calloc's does).
+ */
+export const handleReallocArray: SpecialHandler = (ex, st, ki, args) => {
+  const n = size64(args[1] as Scalar, argWidth(ki, 1));
+  const m = size64(args[2] as Scalar, argWidth(ki, 2));
+  if (typeof n !== 'object' && typeof m !== 'object' && BigInt(n) * BigInt(m) >= 1n << 64n) {
+    ex.bindLocal(st, ki, 0);
+    return;
+  }
+  reallocTo(ex, st, ki, args[0] as Scalar, intBinary(ExprKind.Mul, 64, n, m));
+};
+
+function reallocTo(ex: Parameters<SpecialHandler>[0], st: Parameters<SpecialHandler>[1], ki: Parameters<SpecialHandler>[2], p: Scalar, size: Scalar): void {
   const [zero, nonZero] = ex.fork(st, builder.eq(toExpr(size, 64), constantFromBV(0n, 64)));
   if (zero !== null) executeFree(ex, zero, p, ki);
   if (nonZero === null) return;
@@ -43,7 +60,7 @@ export const handleRealloc: SpecialHandler = (ex, st, ki, args) => {
   if (isNull !== null) executeAlloc(ex, isNull, size, ObjectKind.Heap, ki, false);
   if (notNull === null) return;
   for (const r of resolveExact(ex, notNull, p, 'realloc')) executeAlloc(ex, r.st, size, ObjectKind.Heap, ki, false, { mo: r.mo });
-};
+}
 
 function alignment(ex: Parameters<SpecialHandler>[0], st: Parameters<SpecialHandler>[1], v: Scalar, w: number): number {
   const a = concreteU(ex, st, v, w, 'alignment');
