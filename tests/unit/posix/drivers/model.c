@@ -17,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -59,6 +62,13 @@ int tsklee_mkstemp(char *);
 struct passwd *tsklee_getpwuid(uid_t);
 int tsklee_chown(const char *, uid_t, gid_t);
 pid_t tsklee_fork(void);
+int tsklee_poll(struct pollfd *, nfds_t, int);
+ssize_t tsklee_copy_file_range(int, off_t *, int, off_t *, size_t, unsigned);
+ssize_t tsklee_getrandom(void *, size_t, unsigned);
+int tsklee_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+int tsklee_pthread_mutex_lock(pthread_mutex_t *);
+int tsklee_pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *);
+const char *tsklee_gai_strerror(int);
 
 static int checks, mismatches;
 #define CHECK(cond)                                                                 \
@@ -309,6 +319,23 @@ static void files(void) {
   CHECK(tsklee_getpwuid(1000) && strcmp(tsklee_getpwuid(1000)->pw_name, "user") == 0 && tsklee_getpwuid(5) == NULL);
   CHECK(tsklee_chown("A", 1000, -1) == 0 && tsklee_chown("A", 0, -1) == -1 && errno == EPERM);
   CHECK(tsklee_fork() == -1 && errno == EAGAIN);
+
+  /* poll, copy_file_range, getrandom, threads, name service */
+  {
+    struct pollfd p[2] = {{1, POLLOUT, 0}, {29, POLLIN, 0}};
+    CHECK(tsklee_poll(p, 2, 0) == 2 && p[0].revents == POLLOUT && p[1].revents == POLLNVAL);
+    struct pollfd q = {1, 0, 0};
+    CHECK(tsklee_poll(&q, 1, 0) == 0 && q.revents == 0);
+    CHECK(tsklee_copy_file_range(0, NULL, 1, NULL, 8, 0) == -1 && errno == ENOSYS);
+    unsigned char r1[16], r2[16];
+    CHECK(tsklee_getrandom(r1, 16, 0) == 16 && tsklee_getrandom(r2, 16, 0) == 16 && memcmp(r1, r2, 16) != 0);
+    pthread_t t;
+    pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+    CHECK(tsklee_pthread_create(&t, NULL, NULL, NULL) == EAGAIN && tsklee_pthread_mutex_lock(&m) == 0);
+    CHECK(tsklee_pthread_cond_wait(&c, &m) == EDEADLK);
+    CHECK(strcmp(tsklee_gai_strerror(EAI_NONAME), "Name or service not known") == 0);
+  }
 
   /* clock */
   {
