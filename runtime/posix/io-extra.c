@@ -1,5 +1,6 @@
 /*
- * Linux calls coreutils 9 makes that the model answers without new state: poll (tail -f checks
+ * Linux calls coreutils 9 makes that the model answers without new state: truncate (through
+ * open and ftruncate), poll (tail -f checks
  * that stdout is still alive), copy_file_range (cat, cp, mv, install try it before read/write;
  * ENOSYS makes them fall back, as on kernels without it) and getrandom (mktemp, shuf, sort -R,
  * shred, gnulib's tempname). getrandom gives a fixed pseudo-random stream, the same on every
@@ -7,8 +8,10 @@
  */
 #include "internal.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 /* Every open descriptor is ready for what it asks (as select); a closed one is POLLNVAL. */
 int poll(struct pollfd *fds, nfds_t n, int timeout) {
@@ -52,3 +55,14 @@ int getentropy(void *buf, size_t len) {
   getrandom(buf, len, 0);
   return 0;
 }
+
+int truncate(const char *path, off_t len) {
+  int fd = open(path, O_WRONLY);
+  if (fd < 0) return -1;
+  int r = ftruncate(fd, len);
+  int e = errno;
+  close(fd);
+  errno = e;
+  return r;
+}
+int truncate64(const char *path, off_t len) { return truncate(path, len); }
