@@ -340,7 +340,8 @@ int faccessat(int dirfd, const char *path, int mode, int flags) {
   RET(idx);
   if (mode == F_OK) return 0;
   __tsklee_stat_node(idx, &st);
-  if ((mode & R_OK) && !(st.st_mode & 0444)) RET(-EACCES);
+  /* R_OK is never refused, as open never refuses a read (KLEE's model does neither; a symbolic
+     mode without read bits would otherwise make access and open disagree) */
   if ((mode & W_OK) && !(st.st_mode & 0222)) RET(-EACCES);
   if ((mode & X_OK) && !(st.st_mode & 0111)) RET(-EACCES);
   return 0;

@@ -42,7 +42,7 @@ export function gcovLines(objects, prefix) {
     }
     if (names.length === 0) continue;
     // one JSON document per object on stdout, one per line
-    const out = execFileSync('gcov', ['--json-format', '--stdout', '-o', dataDir, ...names], { cwd: dataDir, encoding: 'utf8', maxBuffer: 512 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('gcov', ['--json-format', '--stdout', '--branch-probabilities', '-o', dataDir, ...names], { cwd: dataDir, encoding: 'utf8', maxBuffer: 512 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
     for (const doc of out.split('\n')) {
       if (doc.trim() === '') continue;
       const j = JSON.parse(doc);

@@ -10,7 +10,8 @@
 # The host keeps nothing of it but what the command writes under the --rw paths.
 set -eu
 new=/mnt
-mount -t tmpfs -o mode=755 tsklee-sandbox "$new"
+# / writable by all, as in the model (its permission checks ignore who asks)
+mount -t tmpfs -o mode=1777 tsklee-sandbox "$new"
 cd "$new"
 mkdir usr etc dev proc tmp
 for d in usr etc; do

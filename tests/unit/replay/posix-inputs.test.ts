@@ -1,6 +1,6 @@
 /** The native environment of a test (klee-replay's reading of argv/file/stdin objects) and the verdicts of a comparison. */
 import { describe, expect, it } from '@jest/globals';
-import { nativeInputs, PosixInputsError } from '../../../src/replay/posix-inputs.js';
+import { nativeInputs, nativeMode, PosixInputsError } from '../../../src/replay/posix-inputs.js';
 import { compareRun } from '../../../src/replay/compare.js';
 import type { NativeResult } from '../../../src/replay/native.js';
 import type { RecordedOutcome } from '../../../src/replay/recorded.js';
@@ -36,6 +36,14 @@ describe('nativeInputs', () => {
     ]);
     expect(r.stdin).toBeNull();
     expect(r.symStdout).toBe(true);
+  });
+
+  it("gives the owner every permission some class has, and read (the model checks any class's bit, never refuses a read)", () => {
+    expect(nativeMode(0o644).toString(8)).toBe('644');
+    expect(nativeMode(0o000).toString(8)).toBe('400');
+    expect(nativeMode(0o020).toString(8)).toBe('620');
+    expect(nativeMode(0o005).toString(8)).toBe('505');
+    expect(nativeMode(0o751).toString(8)).toBe('751');
   });
 
   it('refuses objects that do not fit the arguments', () => {

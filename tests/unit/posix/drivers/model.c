@@ -231,6 +231,13 @@ static void files(void) {
   CHECK(tsklee_stat("nope", &st) == -1 && errno == ENOENT);
   CHECK(tsklee_fstatat(AT_FDCWD, "A", &st, 0) == 0 && st.st_size == 8);
   CHECK(tsklee_access("A", R_OK) == 0 && tsklee_access("Z", F_OK) == -1 && errno == ENOENT);
+  {
+    /* read is never refused (as open), the other permissions need a bit in some class */
+    int m0 = tsklee_creat("m0", 0);
+    CHECK(m0 >= 0 && tsklee_close(m0) == 0);
+    CHECK(tsklee_access("m0", R_OK) == 0 && tsklee_access("m0", W_OK) == -1 && errno == EACCES);
+    CHECK(tsklee_unlink("m0") == 0);
+  }
 
   /* stdin is the symbolic file, stdout/stderr the console */
   CHECK(tsklee_fstat(0, &st) == 0 && st.st_size == 5 && st.st_ino == 1000 + 's');
