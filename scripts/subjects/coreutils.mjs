@@ -19,7 +19,8 @@
  *
  * Options: --max-time T (default 5min; KLEE's paper: 1h), --jobs N, --out DIR (default
  * CACHE/coreutils-VERSION-runs/T), --cache DIR, --tarball FILE, --steps fetch,build,run,cover,table
- * (a step needs the ones before it to have run once), --clang PATH (default clang-19).
+ * (a step needs the ones before it to have run once), --clang PATH (default clang-19), --rerun
+ * (run the chosen utilities again even when finished: after changing tsklee).
  * Run as root (the replay sandbox); everything the runs write stays in the cache and OUT.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -69,7 +70,7 @@ function log(msg) {
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   if (o.help) {
-    process.stdout.write('usage: node scripts/subjects/coreutils.mjs [--max-time T] [--jobs N] [--out DIR] [--cache DIR] [--tarball FILE] [--steps LIST] [--clang PATH] [UTILITY...]\n');
+    process.stdout.write('usage: node scripts/subjects/coreutils.mjs [--max-time T] [--jobs N] [--out DIR] [--cache DIR] [--tarball FILE] [--steps LIST] [--clang PATH] [--rerun] [UTILITY...]\n');
     return;
   }
   const steps = new Set((o.steps ?? STEPS.join(',')).split(','));
@@ -103,7 +104,7 @@ async function main() {
   let runs = new Map(runnable.map((u) => [u, readRun(out, u)]).filter(([, r]) => r !== undefined));
   if (steps.has('run')) {
     log(`running ${runnable.length} utilities, ${jobs} at a time, --max-time=${maxTime}, into ${out}`);
-    runs = await runAll({ utilities: runnable, bitcodeOf: (u) => join(dirs.bc, 'src', `${u}.bc`), out, maxTime, maxTimeSeconds, jobs, tsklee, log });
+    runs = await runAll({ utilities: runnable, bitcodeOf: (u) => join(dirs.bc, 'src', `${u}.bc`), out, maxTime, maxTimeSeconds, jobs, tsklee, rerun: o.rerun === true, log });
   }
 
   const coverage = new Map();

@@ -49,11 +49,11 @@ export function readRun(out, utility) {
 }
 
 /** Runs (or reuses) one utility's exploration; resolves to its run.json content. */
-async function runOne({ utility, bitcode, out, maxTime, maxTimeSeconds, tsklee, log }) {
+async function runOne({ utility, bitcode, out, maxTime, maxTimeSeconds, tsklee, rerun, log }) {
   const dir = runDir(out, utility);
   const command = [tsklee, 'run', ...runOptions(maxTime), `--output-dir=${join(dir, 'klee-out')}`, bitcode, ...programArgs(utility)];
   const previous = readRun(out, utility);
-  if (previous !== undefined && JSON.stringify(previous.command) === JSON.stringify(command)) return { ...previous, reused: true };
+  if (!rerun && previous !== undefined && JSON.stringify(previous.command) === JSON.stringify(command)) return { ...previous, reused: true };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   log(`run ${utility}`);
@@ -80,11 +80,11 @@ async function runOne({ utility, bitcode, out, maxTime, maxTimeSeconds, tsklee, 
 }
 
 /** Every utility of `utilities` with bitcode, `jobs` at a time; resolves to their records by name. */
-export async function runAll({ utilities, bitcodeOf, out, maxTime, maxTimeSeconds, jobs, tsklee, log }) {
+export async function runAll({ utilities, bitcodeOf, out, maxTime, maxTimeSeconds, jobs, tsklee, rerun = false, log }) {
   const limit = pLimit(jobs);
   const records = await Promise.all(
     utilities.map((utility) =>
-      limit(() => runOne({ utility, bitcode: bitcodeOf(utility), out, maxTime, maxTimeSeconds, tsklee, log }).catch((e) => ({ utility, failure: `tsklee run could not start: ${e.message}`, loaded: false }))),
+      limit(() => runOne({ utility, bitcode: bitcodeOf(utility), out, maxTime, maxTimeSeconds, tsklee, rerun, log }).catch((e) => ({ utility, failure: `tsklee run could not start: ${e.message}`, loaded: false }))),
     ),
   );
   return new Map(records.map((r) => [r.utility, r]));
