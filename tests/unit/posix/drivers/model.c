@@ -109,9 +109,11 @@ void klee_make_symbolic(void *addr, size_t n, const char *name) {
     struct stat *s = addr;
     memset(s, 0, n);
     s->st_dev = 2049;
-    s->st_ino = 1000 + (unsigned char)name[0];
+    s->st_ino = 1000 + (unsigned char)(strcmp(name, "stdout_stat") == 0 ? 'o' : name[0]);
     s->st_mode = S_IFREG | 0644;
     s->st_nlink = 1;
+    s->st_uid = 1000;
+    s->st_gid = 1000;
     s->st_blksize = 4096;
   } else if (strcmp(name, "model_version") == 0) {
     *(unsigned *)addr = 1;
