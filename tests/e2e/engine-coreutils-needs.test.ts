@@ -1,7 +1,8 @@
 /**
- * setjmp/longjmp and reallocarray, which KLEE does not model and coreutils calls (ls sorts
- * under a setjmp, test exits through longjmp; gnulib grows arrays with reallocarray):
- * src/engine/special/jmp.ts, special/heap.ts.
+ * setjmp/longjmp, reallocarray and cpuid, which KLEE does not model and coreutils calls (ls sorts
+ * under a setjmp, test exits through longjmp; gnulib grows arrays with reallocarray; wc and
+ * cksum ask cpuid for AVX2/PCLMUL):
+ * src/engine/special/jmp.ts, special/heap.ts, exec-call.ts (execCallAsm).
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { disposeSolver, errorMessage, exitValueOf, int32, objectBytes, runC, valueUnder } from '../unit/engine/support/run-c.js';
@@ -68,5 +69,16 @@ int main(void) { int *p = malloc(2 * sizeof *p); p[0] = 5; p[1] = 6;
   return q[0] + q[1] + q[3]; }`);
     expect(r.tests).toHaveLength(1);
     expect(Number(exitValueOf(r, r.tests[0]!.id))).toBe(18);
+  });
+});
+
+describe('engine: cpuid', () => {
+  it('<cpuid.h> sees a CPU with no leaves: __get_cpuid fails, the portable code runs', async () => {
+    const r = await runC(`#include <cpuid.h>
+int main(void) { unsigned a, b, c, d; if (__get_cpuid(1, &a, &b, &c, &d)) return 1;
+  __cpuid(0, a, b, c, d); return a == 0 && b == 0 && c == 0 && d == 0 ? 7 : 2; }`);
+    expect(r.tests).toHaveLength(1);
+    expect(r.tests[0]!.err).toBeUndefined();
+    expect(Number(exitValueOf(r, r.tests[0]!.id))).toBe(7);
   });
 });
