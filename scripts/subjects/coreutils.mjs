@@ -50,6 +50,7 @@ function parseArgs(argv) {
       if (v === undefined) throw new SubjectError(`${flag} needs a value`);
       o[flag.slice(2).replace(/-(.)/g, (_, c) => c.toUpperCase())] = v;
     } else if (a === '--help' || a === '-h') o.help = true;
+    else if (a === '--rerun') o.rerun = true;
     else if (a.startsWith('-')) throw new SubjectError(`unknown option ${a} (see the comment at the top of scripts/subjects/coreutils.mjs)`);
     else o.names.push(a);
   }
