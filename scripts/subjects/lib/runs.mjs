@@ -1,8 +1,8 @@
 /**
  * The exploration step: `tsklee run` on every utility's bitcode, several at once (p-limit),
  * resumable. Each utility gets OUT/NAME/ with klee-out/ (tsklee's output), run.log (its
- * stderr) and run.json, written last: a utility with a run.json for the same command line is
- * not run again; one without (an interrupted run) starts afresh.
+ * stderr) and run.json, written last: a utility with a run.json for the same command line that
+ * finished is not run again; one without (an interrupted run) or whose run failed starts afresh.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,7 +53,10 @@ async function runOne({ utility, bitcode, out, maxTime, maxTimeSeconds, tsklee, 
   const dir = runDir(out, utility);
   const command = [tsklee, 'run', ...runOptions(maxTime), `--output-dir=${join(dir, 'klee-out')}`, bitcode, ...programArgs(utility)];
   const previous = readRun(out, utility);
-  if (!rerun && previous !== undefined && JSON.stringify(previous.command) === JSON.stringify(command)) return { ...previous, reused: true };
+  // a run that failed to start or crashed is tried again (the cause may have been passing: a
+  // dependency being reinstalled); one that finished, or overran and was killed, is kept
+  const finished = previous !== undefined && (previous.exitCode === 0 || previous.killedAfterGrace);
+  if (!rerun && finished && JSON.stringify(previous.command) === JSON.stringify(command)) return { ...previous, reused: true };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   log(`run ${utility}`);
