@@ -63,6 +63,9 @@ describe('compareRun', () => {
     expect(compareRun(recorded({ exit: 0, stdout: Buffer.from('ho\n') }), native({}), 1000).text).toBe(
       'exit 0, stdout differs from the recorded one at byte 1 (native 3 bytes, recorded 3)',
     );
+    // the model's raise(SIGTERM) exits 143; natively the signal kills
+    expect(compareRun(recorded({ exit: 143 }), native({ status: null, signal: 'SIGTERM' }), 1000).verdict).toBe('match');
+    expect(compareRun(recorded({ exit: 143 }), native({ status: null, signal: 'SIGKILL' }), 1000).verdict).toBe('differ');
     // --sym-stdout: console stdout was not recorded
     expect(compareRun(recorded({ exit: 0, stdout: Buffer.alloc(0) }), native({}), 1000, false).verdict).toBe('match');
   });
