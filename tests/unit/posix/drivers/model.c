@@ -50,6 +50,11 @@ int tsklee_chdir(const char *);
 int tsklee_mkdir(const char *, mode_t);
 int tsklee_rmdir(const char *);
 int tsklee_unlink(const char *);
+int tsklee_link(const char *, const char *);
+int tsklee_mkfifo(const char *, mode_t);
+int tsklee_mknod(const char *, mode_t, dev_t);
+char *tsklee_getlogin(void);
+int tsklee_futimens(int, const struct timespec *);
 ssize_t tsklee_readlink(const char *, char *, size_t);
 DIR *tsklee_opendir(const char *);
 struct dirent *tsklee_readdir(DIR *);
@@ -308,6 +313,16 @@ static void files(void) {
   CHECK((fd2 = tsklee_openat(fd, "B", O_RDONLY)) == 4 && tsklee_close(fd2) == 0 && tsklee_close(fd) == 0);
   CHECK(tsklee_chdir("A") == -1);
   CHECK(tsklee_readlink("/tmp/A", buf, sizeof buf) == -1 && errno == EINVAL);
+  /* hard links share the file; FIFOs are names with S_IFIFO; no devices; no login; console times */
+  CHECK(tsklee_link("/tmp/A", "/tmp/hardA") == 0 && tsklee_stat("/tmp/hardA", &st) == 0 && st.st_ino == 1000 + 'A' && st.st_nlink == 2);
+  CHECK(tsklee_link("/tmp/A", "/tmp/hardA") == -1 && errno == EEXIST);
+  CHECK(tsklee_link("/tmp", "dirlink") == -1 && errno == EPERM);
+  CHECK(tsklee_link("nope", "x") == -1 && errno == ENOENT);
+  CHECK(tsklee_unlink("/tmp/hardA") == 0 && tsklee_stat("/tmp/A", &st) == 0);
+  CHECK(tsklee_mkfifo("ff", 0644) == 0 && tsklee_stat("ff", &st) == 0 && S_ISFIFO(st.st_mode) && tsklee_unlink("ff") == 0);
+  CHECK(tsklee_mknod("dev", S_IFCHR | 0644, 0) == -1 && errno == EPERM);
+  CHECK(tsklee_getlogin() == NULL && errno == ENOTTY);
+  CHECK(tsklee_futimens(1, NULL) == 0);
 
   /* rename, realpath, mkstemp, users, ownership */
   CHECK(tsklee_chdir("/tmp") == 0);
