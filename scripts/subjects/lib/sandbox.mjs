@@ -3,7 +3,7 @@
  * --native` runs inside a throw-away sandbox (sandbox.sh under `unshare`): a new root with the
  * host's /usr and /etc read-only, only the paths it needs bound in (read-only but for one
  * writable directory, for the .gcda files), its own /dev, /tmp, pid namespace (`kill -9 -1`
- * reaches nothing outside), no network, the POSIX model's host name and users, run as uid 1000
+ * reaches nothing outside), no network, no /proc, the POSIX model's host name and users, run as uid 1000
  * with no capabilities. Needs root and util-linux's unshare/setpriv (Debian: util-linux).
  */
 import { spawnSync } from 'node:child_process';

@@ -3,8 +3,8 @@
 # `unshare --mount --pid --fork --net --ipc --uts`): root in fresh mount, pid, network, IPC and
 # host-name namespaces. Builds a new root on a tmpfs holding, read-only, /usr and /etc (with
 # /etc/passwd, /etc/group and the host name of tsklee's POSIX model), fresh /dev (null, zero,
-# full, urandom), /proc and /tmp, and the host paths given with --ro / --rw at the same paths;
-# then runs the command there as the model's user (uid/gid 1000), with no capabilities.
+# full, urandom) and /tmp, no /proc (the model has none: uptime, nproc, df read it), and the
+# host paths given with --ro / --rw at the same paths; then runs the command there as the model's user (uid/gid 1000), with no capabilities.
 #   sandbox.sh [--ro PATH]... [--rw PATH]... [--env NAME=VALUE]... -- COMMAND [ARG]...
 # The command gets only the --env variables.
 # The host keeps nothing of it but what the command writes under the --rw paths.
@@ -13,7 +13,7 @@ new=/mnt
 # / writable by all, as in the model (its permission checks ignore who asks)
 mount -t tmpfs -o mode=1777 tsklee-sandbox "$new"
 cd "$new"
-mkdir usr etc dev proc tmp
+mkdir usr etc dev tmp
 for d in usr etc; do
   mount --bind "/$d" "$d"
   mount -o remount,bind,ro "$d"
@@ -24,7 +24,6 @@ mknod -m 666 dev/null c 1 3
 mknod -m 666 dev/zero c 1 5
 mknod -m 666 dev/full c 1 7
 mknod -m 666 dev/urandom c 1 9
-mount -t proc proc proc
 mount -t tmpfs -o mode=1777 tsklee-tmp tmp
 # tsklee's POSIX model: users root (0) and user (1000), groups the same, host name tsklee
 mount -t tmpfs -o mode=755 tsklee-ids "$new/tmp"
