@@ -31,6 +31,7 @@ import pLimit from 'p-limit';
 import { fetchSource } from './lib/source.mjs';
 import { buildCoreutils, buildDirs, utilities as listUtilities } from './lib/coreutils-build.mjs';
 import { readRun, runAll, runDir } from './lib/runs.mjs';
+import { readKleeOut } from './lib/klee-out.mjs';
 import { coverUtility } from './lib/replay-coverage.mjs';
 import { checkSandbox } from './lib/sandbox.mjs';
 import { csv, markdown, rows, summary } from './lib/table.mjs';
@@ -102,7 +103,13 @@ async function main() {
   mkdirSync(out, { recursive: true });
   const runnable = chosen.filter((u) => build.bc.get(u));
 
-  let runs = new Map(runnable.map((u) => [u, readRun(out, u)]).filter(([, r]) => r !== undefined));
+  // what each klee-out says is read again: the table follows the current reading of it
+  let runs = new Map(
+    runnable
+      .map((u) => [u, readRun(out, u)])
+      .filter(([, r]) => r !== undefined)
+      .map(([u, r]) => [u, { ...r, ...readKleeOut(join(runDir(out, u), 'klee-out')) }]),
+  );
   if (steps.has('run')) {
     log(`running ${runnable.length} utilities, ${jobs} at a time, --max-time=${maxTime}, into ${out}`);
     runs = await runAll({ utilities: runnable, bitcodeOf: (u) => join(dirs.bc, 'src', `${u}.bc`), out, maxTime, maxTimeSeconds, jobs, tsklee, rerun: o.rerun === true, log });

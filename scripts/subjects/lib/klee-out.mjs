@@ -1,7 +1,7 @@
 /**
  * What one `tsklee run` output directory says: tests, paths, why it stopped, the errors found
- * (grouped by kind and place), the external functions that ended paths, and the functions the
- * program calls that nothing defines (warnings.txt).
+ * (grouped by kind and place), the external functions that ended paths, the functions the
+ * program calls that nothing defines (warnings.txt), and whether --max-memory cut forking.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +41,8 @@ export function readKleeOut(dir) {
     }
     errors.push({ test: m[1], kind, message, place: errPlace(text), bug: BUG_KINDS.has(kind) });
   }
-  const undefinedFunctions = [...read('warnings.txt').matchAll(/undefined reference to function: (\S+)/g)].map((m) => m[1]);
+  const warnings = read('warnings.txt');
+  const undefinedFunctions = [...warnings.matchAll(/undefined reference to function: (\S+)/g)].map((m) => m[1]);
   return {
     finished: /^Finished: /m.test(info) || /done: generated tests/.test(info),
     halted: /^Halted: (.*)$/m.exec(info)?.[1] ?? null,
@@ -52,5 +53,7 @@ export function readKleeOut(dir) {
     errors,
     externals: Object.fromEntries(externals),
     undefinedFunctions: [...new Set(undefinedFunctions)].sort(),
+    // --max-memory reached: from then on forks were skipped (KLEE's behaviour at its cap)
+    memoryCapped: /skipping fork \(memory cap exceeded\)/.test(warnings),
   };
 }

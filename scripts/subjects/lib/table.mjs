@@ -38,7 +38,7 @@ export function rows(utilities, { build, runs, coverage }) {
       externals: Object.keys(run?.externals ?? {}).join(' '),
       mismatches: cov === undefined ? '' : cov.replay.failure ? `replay failed: ${cov.replay.failure}` : cov.replay.differ,
       runSeconds: run?.seconds ?? null,
-      halted: run?.failure ?? (run?.halted ? 'max-time' : run ? 'done' : ''),
+      halted: run?.failure ?? (run === undefined ? '' : `${run.halted ? 'max-time' : 'done'}${run.memoryCapped ? ', memory cap' : ''}`),
     };
   });
 }
