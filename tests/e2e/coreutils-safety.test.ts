@@ -123,6 +123,16 @@ describe('nothing reaches the host', () => {
   });
 });
 
+describe('native replay as the sandbox user', () => {
+  it('cleans up after a test that took the permissions of its own directory away', () => {
+    writeFileSync(join(work, 'lock.c'), '#include <sys/stat.h>\nint main(void) { mkdir("d", 0700); chmod("d", 0); chmod(".", 0); return 0; }\n');
+    execFileSync('cc', ['lock.c', '-o', 'lock'], { cwd: work });
+    const out = join(work, 'out-lock');
+    expect(tsklee(['run', '--libc=tsklee', '--posix-runtime', `--output-dir=${out}`, join(work, 'lock.c')]).code).toBe(0);
+    expect(sandboxedReplay(join(work, 'lock'), out)).toMatch(/replayed 1 tests natively: 1 as recorded/);
+  });
+});
+
 const CACHE = resolve(process.env.TSKLEE_SUBJECTS ?? join(homedir(), '.cache', 'tsklee', 'subjects'));
 const built = existsSync(CACHE) ? readdirSync(CACHE).find((d) => /^coreutils-[\d.]+-bc$/.test(d) && existsSync(join(CACHE, d, 'src', 'rm.bc')) && existsSync(join(CACHE, d, 'src', 'kill.bc'))) : undefined;
 

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netdb.h>
+#include <signal.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sys/ioctl.h>
@@ -54,6 +55,7 @@ int tsklee_link(const char *, const char *);
 int tsklee_mkfifo(const char *, mode_t);
 int tsklee_mknod(const char *, mode_t, dev_t);
 char *tsklee_getlogin(void);
+int tsklee_kill(pid_t, int);
 int tsklee_futimens(int, const struct timespec *);
 ssize_t tsklee_readlink(const char *, char *, size_t);
 DIR *tsklee_opendir(const char *);
@@ -323,6 +325,11 @@ static void files(void) {
   CHECK(tsklee_mknod("dev", S_IFCHR | 0644, 0) == -1 && errno == EPERM);
   CHECK(tsklee_getlogin() == NULL && errno == ENOTTY);
   CHECK(tsklee_futimens(1, NULL) == 0);
+  /* kill: the parent exists, -1 reaches no one (Linux never signals the caller), others do not exist */
+  CHECK(tsklee_kill(1, SIGTERM) == 0);
+  CHECK(tsklee_kill(-1, SIGTERM) == -1 && errno == ESRCH);
+  CHECK(tsklee_kill(4242, 0) == -1 && errno == ESRCH);
+  CHECK(tsklee_kill(1, 999) == -1 && errno == EINVAL);
 
   /* rename, realpath, mkstemp, users, ownership */
   CHECK(tsklee_chdir("/tmp") == 0);
