@@ -36,7 +36,8 @@ export function makeCanary(dir) {
   chmodSync(join(dir, 'A'), 0o640);
   const old = new Date('2001-02-03T04:05:06Z');
   for (const f of ['A', 'sub/B', 'empty']) utimesSync(join(dir, f), old, old);
-  const proc = spawn('sleep', ['600'], { stdio: 'ignore', detached: true });
+  // never ends by itself (a `sleep 600` canary ran out during a 10-minute safety run)
+  const proc = spawn('sleep', ['infinity'], { stdio: 'ignore', detached: true });
   return { dir, proc, before: snapshot(dir) };
 }
 
