@@ -29,3 +29,11 @@ export function programArgs(utility) {
 export function runOptions(maxTime) {
   return ['--libc=tsklee', '--posix-runtime', `--max-time=${maxTime}`, '--max-memory=1000', '--max-solver-time=30s', '--only-output-states-covering-new'];
 }
+
+/**
+ * The same experiment with KLEE itself (`--klee PATH`): KLEE's options from its coreutils
+ * experiments (uclibc for its libc); the program arguments are programArgs'.
+ */
+export function kleeRunOptions(maxTime) {
+  return ['--libc=uclibc', '--posix-runtime', `--max-time=${maxTime}`, '--max-memory=1000', '--max-solver-time=30s', '--only-output-states-covering-new'];
+}
