@@ -91,7 +91,7 @@ export async function runAll({ utilities, bitcodeOf, out, maxTime, maxTimeSecond
   const limit = pLimit(jobs);
   const records = await Promise.all(
     utilities.map((utility) =>
-      limit(() => runOne({ utility, bitcode: bitcodeOf(utility), out, maxTime, maxTimeSeconds, tsklee, klee, rerun, log }).catch((e) => ({ utility, failure: `${klee ?? "tsklee run"} could not start: ${e.message}`, loaded: false }))),
+      limit(() => runOne({ utility, bitcode: bitcodeOf(utility), out, maxTime, maxTimeSeconds, tsklee, klee, rerun, log }).catch((e) => ({ utility, failure: `${klee ?? 'tsklee run'} could not start: ${e.message}`, loaded: false }))),
     ),
   );
   return new Map(records.map((r) => [r.utility, r]));
