@@ -66,6 +66,8 @@ void *reallocarray(void *, size_t, size_t);
 int main(void) { int *p = malloc(2 * sizeof *p); p[0] = 5; p[1] = 6;
   int *q = reallocarray(p, 4, sizeof *q); q[3] = 7;
   if (reallocarray(0, (size_t)1 << 62, 8) != 0) return 1;
+  /* as glibc: realloc of NULL is malloc, a block even of size 0 */
+  if (reallocarray(0, 0, 8) == 0 || realloc(0, 0) == 0) return 2;
   return q[0] + q[1] + q[3]; }`);
     expect(r.tests).toHaveLength(1);
     expect(Number(exitValueOf(r, r.tests[0]!.id))).toBe(18);
