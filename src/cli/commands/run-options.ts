@@ -44,7 +44,11 @@ const SEARCH_OPTIONS: Table = {
   'max-instructions': { type: 'number', describe: 'stop after this many instructions' },
   'max-forks': { type: 'number', describe: 'stop forking after this many forks' },
   'max-depth': { type: 'number', describe: 'only allow this many symbolic branches per path' },
-  'max-memory': { type: 'number', describe: `stop forking above this heap use in MB (default ${DEFAULT_OPTIONS.maxMemory}; 0 = none)` },
+  'max-memory': {
+    type: 'number',
+    describe: `memory cap in MB (default ${DEFAULT_OPTIONS.maxMemory}; 0 = none): near it forking stops, over it states end (tests as KLEE writes them) so that exploration goes on`,
+  },
+  'max-memory-inhibit': { type: 'boolean', describe: 'inhibit forking near --max-memory (default true; false: only end states over it)' },
   'max-solver-time': { type: 'string', describe: 'time limit per solver query (e.g. 10s)' },
   'dump-states-on-halt': { type: 'boolean', describe: 'write a test for each remaining state when stopped early (default true)' },
   'use-merge': { type: 'boolean', describe: "merge the states of a klee_open_merge/klee_close_merge region (KLEE's --use-merge)" },

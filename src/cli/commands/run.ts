@@ -18,7 +18,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, writeFileAtomic, type RunDoneStats } from '../../output/index.js';
 import { explore } from '../../engine/explore.js';
-import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, Z3Solver, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
+import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, Z3Solver, z3HeapBounds, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
 import { solverStatsColumns } from '../../output/run-stats.js';
 import { countingBackend } from '../../solver/solver.js';
 import { COVERAGE_COLUMNS } from '../../engine/stats-tracker.js';
@@ -57,6 +57,7 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   maxForks?: number;
   maxDepth?: number;
   maxMemory?: number;
+  maxMemoryInhibit?: boolean;
   maxSolverTime?: string;
   onlyOutputStatesCoveringNew?: boolean;
   emitAllErrors?: boolean;
@@ -264,10 +265,11 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     let coreP: Promise<Solver> | undefined;
     let oracleP: Promise<Solver> | undefined;
     try {
-      coreP = createBackend(solverBackendArg(argv.solverBackend, 'solver-backend'), solverOpts.timeoutMs);
+      const maxMemoryMB = argv.maxMemory ?? DEFAULT_OPTIONS.maxMemory;
+      coreP = createBackend(solverBackendArg(argv.solverBackend, 'solver-backend'), solverOpts.timeoutMs, maxMemoryMB);
       coreP.catch(() => {}); // reported where it is awaited
       if (argv.debugValidateSolver === true && argv.debugValidateSolverBackend !== undefined) {
-        oracleP = createBackend(solverBackendArg(argv.debugValidateSolverBackend, 'debug-validate-solver-backend'), solverOpts.timeoutMs);
+        oracleP = createBackend(solverBackendArg(argv.debugValidateSolverBackend, 'debug-validate-solver-backend'), solverOpts.timeoutMs, maxMemoryMB);
         oracleP.catch(() => {});
       }
       const loaded = await loadProgram([bcPath], { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none', userMain: posixRuntime ? argv.entryPoint : undefined }, { onWarning: (m) => process.stderr.write(`tsklee: warning: ${m}\n`) });
@@ -284,6 +286,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         maxForks: argv.maxForks,
         maxDepth: argv.maxDepth,
         maxMemory: argv.maxMemory,
+        maxMemoryInhibit: argv.maxMemoryInhibit,
         maxSolverTime: argv.maxSolverTime !== undefined ? parseTimeSpan(argv.maxSolverTime, 'max-solver-time') : undefined,
         onlyOutputStatesCoveringNew: argv.onlyOutputStatesCoveringNew,
         emitAllErrors: argv.emitAllErrors,
@@ -312,7 +315,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       const core = await coreP;
       const oracle = await oracleP;
       // stage 4's own z3, under the fallback's time limit (the core keeps --max-solver-time)
-      if (solverOpts.quantifiers === true) solverOpts.quantifierBackend = new Z3Solver({ timeoutMs: Math.max(1, Math.round(fallbackTime * 1000)) });
+      if (solverOpts.quantifiers === true) solverOpts.quantifierBackend = new Z3Solver({ timeoutMs: Math.max(1, Math.round(fallbackTime * 1000)), ...z3HeapBounds(maxMemoryMB) });
       if (solverOpts.ilpPrecheck === true) solverOpts.ilp = await HighsIlp.create();
       const out = createOutputDir({ outputDir: argv.outputDir, base: dirname(resolve(input)) });
       // --write-smt2s: besides each test's path condition, every query the backend gets
