@@ -21,6 +21,8 @@
 import { objectsCreated } from '../memory/index.js';
 import { solverStatsRow, type RunStatsRow } from '../output/run-stats.js';
 import { memoryInUse } from '../util/memory-use.js';
+import { internedCount } from '../expr/expr.js';
+import { internCounters } from '../expr/intern.js';
 import { formatIStats } from '../output/istats.js';
 import type { CountingBackend } from '../solver/solver.js';
 import type { Executor } from './executor.js';
@@ -43,6 +45,9 @@ export const COVERAGE_COLUMNS = [
   'ProgramCoveredBranchSides',
   'ProgramBranchSides',
 ] as const;
+
+/** tsklee's columns about memory: the expression intern table (live nodes, lookups, lookups that found a node). */
+export const MEMORY_COLUMNS = ['ExprInternEntries', 'ExprInternLookups', 'ExprInternHits'] as const;
 
 export interface StatsSinks {
   /** Takes run.stats rows; null: run.stats is not written. */
@@ -159,6 +164,9 @@ export class StatsTracker {
     row.ProgramLines = d.programLines;
     row.ProgramCoveredBranchSides = d.programCoveredBranchSides;
     row.ProgramBranchSides = d.programBranchSides;
+    row.ExprInternEntries = internedCount();
+    row.ExprInternLookups = internCounters.lookups;
+    row.ExprInternHits = internCounters.hits;
     BRANCH_TYPES.forEach((t, i) => (row[`Branches${t}`] = stats.forksByType[i]!));
     TERMINATION_CLASSES.forEach((c, i) => (row[`Termination${c}`] = stats.terminations[i]!));
     return row;

@@ -237,8 +237,19 @@ export class Z3Solver implements IncrementalSolver {
   }
 
   stats(): SolverStats[] {
-    return [this.c.snapshot()];
+    const b = this.current?.builder;
+    return [
+      {
+        ...this.c.snapshot(),
+        entries: b?.cacheSize ?? 0,
+        evicted: this.droppedTranslations.evicted + (b?.evicted ?? 0),
+        cacheHits: this.droppedTranslations.hits + (b?.cacheHits ?? 0),
+      },
+    ];
   }
+
+  /** Translation-cache counters of instances discarded so far (a discarded instance's cache is evicted whole). */
+  private readonly droppedTranslations = { evicted: 0, hits: 0 };
 
   backendTimeMs(): number {
     return this.c.timeMs;
@@ -421,6 +432,8 @@ export class Z3Solver implements IncrementalSolver {
   }
 
   private discard(s: Session): void {
+    this.droppedTranslations.evicted += s.builder.evicted + s.builder.cacheSize;
+    this.droppedTranslations.hits += s.builder.cacheHits;
     s.unregister();
     s.watchdog?.stop();
     s.inst.kill();
