@@ -50,9 +50,12 @@ export async function createSolver(opts: SolverOptions = {}): Promise<Solver> {
 /**
  * One backend without layers; an external one's missing binary is a SolverSetupError.
  * `maxMemoryMB`: the run's --max-memory, of which the embedded z3 gets a share (z3HeapBounds).
+ * `stopAt`: Date.now() milliseconds at which the run's --max-time has passed (with a grace).
  */
-export async function createBackend(name: SolverBackendName, timeoutMs?: number, maxMemoryMB = 0): Promise<Solver> {
-  if (name === 'z3') return new Z3Solver({ timeoutMs, ...z3HeapBounds(maxMemoryMB) }); // z3 itself loads on the first query that reaches it
+export async function createBackend(name: SolverBackendName, timeoutMs?: number, maxMemoryMB = 0, stopAt?: number): Promise<Solver> {
+  // stopAt (the run's end, Z3SolverOptions.stopAt) bounds the embedded z3's checks; an external
+  // solver process keeps only its per-query limit
+  if (name === 'z3') return new Z3Solver({ timeoutMs, stopAt, ...z3HeapBounds(maxMemoryMB) }); // z3 itself loads on the first query that reaches it
   if (isExternalBackend(name)) return new SmtLibSolver({ backend: name, timeoutMs });
   throw new SolverSetupError(`unknown solver backend '${String(name)}' (${SOLVER_BACKENDS.join(', ')})`);
 }

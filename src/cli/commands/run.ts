@@ -206,6 +206,9 @@ function withRunOptions(y: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return y;
 }
 
+/** How long a solver query may run on past --max-time before it is stopped. */
+const MAX_TIME_GRACE_MS = 5000;
+
 export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
   command: 'run <input> [args..]',
   describe: 'Symbolically execute a program: every feasible path, a test per path, a report per bug (like klee)',
@@ -270,7 +273,11 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     let oracleP: Promise<Solver> | undefined;
     try {
       const maxMemoryMB = argv.maxMemory ?? DEFAULT_OPTIONS.maxMemory;
-      coreP = createBackend(solverBackendArg(argv.solverBackend, 'solver-backend'), solverOpts.timeoutMs, maxMemoryMB);
+      // --max-time bounds a solver query too (KLEE's would run on past it): one still running
+      // MAX_TIME_GRACE_MS after the run's end is stopped, those after it are short
+      const maxTimeS = argv.maxTime !== undefined ? parseTimeSpan(argv.maxTime, 'max-time') : 0;
+      const stopAt = maxTimeS > 0 ? Date.now() + maxTimeS * 1000 + MAX_TIME_GRACE_MS : undefined;
+      coreP = createBackend(solverBackendArg(argv.solverBackend, 'solver-backend'), solverOpts.timeoutMs, maxMemoryMB, stopAt);
       coreP.catch(() => {}); // reported where it is awaited
       if (argv.debugValidateSolver === true && argv.debugValidateSolverBackend !== undefined) {
         oracleP = createBackend(solverBackendArg(argv.debugValidateSolverBackend, 'debug-validate-solver-backend'), solverOpts.timeoutMs, maxMemoryMB);

@@ -78,6 +78,12 @@ import { registerNativeHeap } from '../../util/memory-use.js';
 export interface Z3SolverOptions {
   /** Per-query time limit of each check in milliseconds (see z3-watchdog.ts); none if 0 or absent. */
   timeoutMs?: number;
+  /**
+   * The run's end (Date.now() milliseconds, from --max-time): a check still running then is
+   * stopped (a Timeout failure), and checks after it get at most AFTER_STOP_MS each (the tests
+   * of the states left at the end still need their models). None if absent.
+   */
+  stopAt?: number;
   /** z3's own allocation limit (`memory_max_size`), below the wasm heap's 2 GB. */
   memoryLimitMB?: number;
   /** Bound on cached translations (see Z3Builder). */
@@ -122,6 +128,8 @@ export function z3HeapBounds(capMB: number): Pick<Z3SolverOptions, 'memoryLimitM
 type SolverKind = 'budgeted' | 'logic' | 'tactic' | 'fresh';
 
 const DEFAULT_BUDGET = 100_000;
+/** Per check after the run's --max-time (Z3SolverOptions.stopAt): the halted states' tests. */
+const AFTER_STOP_MS = 2000;
 
 const MB = 1024 * 1024;
 const DEFAULT_HEAP_BUDGET_MB = 1024;
@@ -184,6 +192,8 @@ export class Z3Solver implements IncrementalSolver {
   private readonly c = new LayerCounters('z3');
   /** Whether the watchdog canceled the last check (its unknown is then a timeout, whatever z3 calls it). */
   private lastCheckCanceled = false;
+  /** The time limit of the last check (for the failure's message). */
+  private lastLimitMs = 0;
   readonly counters: Z3Counters = { checks: 0, sat: 0, unsat: 0, timeouts: 0, unknowns: 0, crashes: 0, cex: 0, constructs: 0, instances: 0, slowArrayReads: 0, fallbacks: 0, heapRecycles: 0 };
 
   /** A solver over the process's z3 module, compiled now off the main thread. */
@@ -312,7 +322,7 @@ export class Z3Solver implements IncrementalSolver {
           dropModel();
           const ss = open();
           const z = ss.inst.z;
-          const deadline = performance.now() + (this.opts.timeoutMs ?? 0);
+          const deadline = this.deadline();
           let on = solver;
           let r = checkOn(ss, solver, deadline);
           if (r === 0 && first === 'budgeted') {
@@ -374,7 +384,7 @@ export class Z3Solver implements IncrementalSolver {
       const ctx = z.Z3_mk_context_rc(cfg);
       z.Z3_del_config(cfg);
       z.set_noop_error_handler(ctx);
-      if ((this.opts.timeoutMs ?? 0) > 0) {
+      if ((this.opts.timeoutMs ?? 0) > 0 || this.opts.stopAt !== undefined) {
         const flags = findCancelFlags(inst.heap32, ctx, () => z.Z3_interrupt(ctx));
         if (flags === null) throw new Error('z3: cannot locate the context cancel flags (unexpected z3-solver build): solver time limits are unavailable');
         watchdog = new Z3Watchdog(inst.heap32, flags);
@@ -454,7 +464,7 @@ export class Z3Solver implements IncrementalSolver {
     negate: boolean,
     onModel: ((model: number) => void) | null,
   ): boolean {
-    const deadline = performance.now() + (this.opts.timeoutMs ?? 0);
+    const deadline = this.deadline();
     // a quantified query needs z3's general solver (the QF_AUFBV ones reject quantifiers)
     const quantified = (goal !== null && hasQuantifier(goal)) || constraints.some(hasQuantifier);
     const first: SolverKind = quantified ? 'fresh' : this.mode === 'hybrid' ? 'budgeted' : this.mode;
@@ -518,11 +528,23 @@ export class Z3Solver implements IncrementalSolver {
     }
   }
 
+  /** When a check starting now must stop (performance.now() milliseconds; Infinity: never). */
+  private deadline(): number {
+    const t = this.opts.timeoutMs ?? 0;
+    let limit = t > 0 ? t : Infinity;
+    if (this.opts.stopAt !== undefined) {
+      const left = this.opts.stopAt - Date.now();
+      limit = Math.min(limit, left > 0 ? left : AFTER_STOP_MS);
+    }
+    this.lastLimitMs = limit;
+    return performance.now() + limit;
+  }
+
   /** Z3_solver_check under the time limit: 1 sat, -1 unsat, 0 unknown (a timeout among others). */
   private check(s: Session, solver: number, deadline: number): number {
     const dog = s.watchdog;
     this.lastCheckCanceled = false;
-    if (dog === null) return s.inst.z.Z3_solver_check(s.ctx, solver);
+    if (dog === null || deadline === Infinity) return s.inst.z.Z3_solver_check(s.ctx, solver);
     dog.arm(Math.max(1, deadline - performance.now()));
     try {
       return s.inst.z.Z3_solver_check(s.ctx, solver);
@@ -621,7 +643,7 @@ export class Z3Solver implements IncrementalSolver {
     switch (this.unknownKind(reason, 'tactic')) {
       case SolverFailureKind.Timeout:
         this.counters.timeouts++;
-        return new SolverFailure(SolverFailureKind.Timeout, `z3 timeout after ${this.opts.timeoutMs ?? 0} ms`);
+        return new SolverFailure(SolverFailureKind.Timeout, `z3 timeout after ${Math.round(this.lastLimitMs)} ms`);
       case SolverFailureKind.OutOfMemory:
         // z3's out-of-memory state is global to the instance: start afresh
         s.inst.dead = true;
