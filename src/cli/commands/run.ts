@@ -40,13 +40,14 @@ import { parseTimeSpan } from './time-span.js';
 import { kleeBehaviourOptions, type KleeBehaviourArgs } from './run-klee-options.js';
 import { instructionTrace, kleeOutputOptions, notedOptionWarnings, queryLogs, type KleeOutputArgs } from './run-klee-output.js';
 import { LineSink } from '../line-sink.js';
+import { seedingOptions, type SeedArgs } from './run-seed-options.js';
 import { formatXmlMetadata } from '../../output/test-xml.js';
 import { LoggingSolver } from '../../solver/logging-solver.js';
 import { printModule } from '../../ir/printer/index.js';
 import { warnLine } from '../context.js';
 import { inputBitcode, needsTranslation, optimizeBitcode } from '../input-file.js';
 
-interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRunArgs {
+interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRunArgs, SeedArgs {
   input: string;
   args: string[];
   outputDir?: string;
@@ -220,6 +221,10 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     const posixRuntime = argv.posixRuntime === true;
     // KLEE's options (run-klee-options.ts), checked before anything is read or written
     const klee = { ...kleeBehaviourOptions(argv), ...kleeOutputOptions(argv) };
+    const seeding = seedingOptions(argv);
+    if (seeding !== undefined && (argv.useMerge === true || (argv.stateMerging ?? 'none') !== 'none' || argv.mergeMode === 'quantified')) {
+      throw new UsageError('seeding (--seed-file, --seed-dir) does not work with state merging (--use-merge, --state-merging, --merge-mode=quantified) yet');
+    }
     const logs = queryLogs(argv.useQueryLog);
     for (const note of notedOptionWarnings(argv as unknown as Record<string, unknown>)) warnLine(note);
     if (klee.optimizeArray === 'index' || klee.optimizeArray === 'all') {
@@ -301,6 +306,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         posixRuntime,
         ...klee,
         ...statsEngineOptions(argv),
+        seeding,
       };
       // Everything that can be refused is checked before the output directory exists.
       resolveSearchNames(opts.search ?? []);

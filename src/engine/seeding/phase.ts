@@ -1,0 +1,77 @@
+/**
+ * The seeding phase (the first part of KLEE's Executor::run when seeds are given): while some
+ * state carries seeds, only seeded states run, in turn (round robin by state number). States
+ * forked off without seeds wait; when the phase ends they, and any seeded states left by
+ * --seed-time, go to the searcher for the normal search. --only-seed stops there instead:
+ * the waiting states end with a test each, as KLEE's doDumpStates does.
+ */
+import type { Searcher } from '../searchers/searcher.js';
+import type { ExecutionState } from '../state.js';
+import type { Executor } from '../executor.js';
+import type { Seeding } from './seeding.js';
+
+/** The searcher of the seeding phase: it only keeps the states, in creation order, for the real searcher. */
+export class HoldingSearcher implements Searcher<ExecutionState> {
+  readonly name = 'seeding';
+  private readonly states = new Set<ExecutionState>();
+
+  selectState(): ExecutionState {
+    throw new Error('HoldingSearcher: the seeding phase picks its states itself');
+  }
+
+  update(_current: ExecutionState | null, added: readonly ExecutionState[], removed: readonly ExecutionState[]): void {
+    for (const s of added) this.states.add(s);
+    for (const s of removed) this.states.delete(s);
+  }
+
+  empty(): boolean {
+    return this.states.size === 0;
+  }
+
+  /** The states held, oldest first. */
+  held(): ExecutionState[] {
+    return [...this.states].sort((a, b) => a.id - b.id);
+  }
+}
+
+/** A progress message at most every 10 s, or when 10 seeds fewer remain (KLEE's). */
+const PROGRESS_MS = 10_000;
+
+/**
+ * Run the seeded states until none is left, the run halts, or --seed-time expires.
+ * `poll` checks the run's limits and yields to the event loop now and then.
+ */
+export async function runSeedingPhase(ex: Executor, seeding: Seeding, initial: ExecutionState, poll: () => Promise<void>): Promise<void> {
+  seeding.start(initial);
+  ex.message(`using ${seeding.opts.seeds.length} seeds`);
+  const start = Date.now();
+  const seedTimeMs = seeding.opts.seedTime > 0 ? seeding.opts.seedTime * 1000 : Infinity;
+  let lastId = 0;
+  let lastCount = seeding.opts.seeds.length + 10;
+  let lastTime = start;
+  let lastThousands = 0;
+  while (seeding.stateCount > 0 && ex.haltReason === null) {
+    const st = seeding.next(lastId)!;
+    lastId = st.id;
+    if (!ex.runStep(st)) break;
+    await poll();
+    const now = Date.now();
+    const count = seeding.seedCount;
+    if (now - start > seedTimeMs) {
+      ex.warning(`seed time expired, ${count} seeds remain over ${seeding.stateCount} states`);
+      break;
+    }
+    // KLEE looks at its progress each 1000 instructions
+    const thousands = Math.floor(ex.instructions / 1000);
+    if (thousands === lastThousands) continue;
+    lastThousands = thousands;
+    if (count <= lastCount - 10 || now - lastTime >= PROGRESS_MS) {
+      lastCount = count;
+      lastTime = now;
+      ex.message(`${count} seeds remaining over: ${seeding.stateCount} states`);
+    }
+  }
+  if (ex.haltReason !== null) return;
+  ex.message(`seeding done (${ex.liveStateCount} states remain)`);
+  if (seeding.opts.onlySeed) await ex.dumpRemainingStates(Infinity);
+}
