@@ -21,6 +21,7 @@ export const SEED_OPTIONS: Record<string, RunOptionSpec> = {
   'allow-seed-extension': { type: 'boolean', describe: 'a seed object smaller than its symbolic object (or none) leaves the missing bytes symbolic' },
   'allow-seed-truncation': { type: 'boolean', describe: 'a seed object larger than its symbolic object gives its first bytes' },
   'zero-seed-extension': { type: 'boolean', describe: 'missing seed bytes are zeros' },
+  'always-output-seeds': { type: 'boolean', describe: 'a state that follows seeds writes its test even under --only-output-states-covering-new (default true)' },
   'seed-time': { type: 'string', describe: 'time for following seeds before the normal search (e.g. 30s; default 0: until they are done)' },
 };
 
@@ -34,6 +35,7 @@ export interface SeedArgs {
   allowSeedTruncation?: boolean;
   zeroSeedExtension?: boolean;
   seedTime?: string;
+  alwaysOutputSeeds?: boolean;
 }
 
 function all(v: string | string[] | undefined): string[] {
@@ -80,6 +82,7 @@ export function seedingOptions(a: SeedArgs): SeedingOptions | undefined {
     allowSeedExtension: a.allowSeedExtension === true,
     allowSeedTruncation: a.allowSeedTruncation === true,
     zeroSeedExtension: a.zeroSeedExtension === true,
+    alwaysOutputSeeds: a.alwaysOutputSeeds !== false,
     seedTime,
   };
 }

@@ -32,6 +32,8 @@ export interface SeedingOptions {
   allowSeedTruncation: boolean;
   /** Missing seed bytes are zeros (--zero-seed-extension). */
   zeroSeedExtension: boolean;
+  /** A state that follows seeds writes its test even when --only-output-states-covering-new would not (--always-output-seeds; default true). */
+  alwaysOutputSeeds: boolean;
   /** Seconds the seeding phase may take before the normal search starts (--seed-time; 0 = no limit). */
   seedTime: number;
 }
@@ -54,6 +56,11 @@ export class Seeding {
 
   has(st: ExecutionState): boolean {
     return this.seedMap.has(st);
+  }
+
+  /** Whether st's test is written whatever --only-output-states-covering-new says. */
+  alwaysOutput(st: ExecutionState): boolean {
+    return this.opts.alwaysOutputSeeds && this.seedMap.has(st);
   }
 
   /** States that carry seeds. */
@@ -113,7 +120,11 @@ export class Seeding {
     const f: SeedInfo[] = [];
     for (const seed of seeds) (this.takes(st, seed, cond) ? t : f).push(seed);
     if (t.length > 0) this.seedMap.set(st, t);
-    else this.seedMap.delete(st);
+    else {
+      // the seeds all left with the new state: it inherits st's claim to new coverage (KLEE swaps it)
+      this.seedMap.delete(st);
+      [st.coveredNew, other.coveredNew] = [other.coveredNew, st.coveredNew];
+    }
     if (f.length > 0) this.seedMap.set(other, f);
   }
 
