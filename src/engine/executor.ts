@@ -679,7 +679,8 @@ export class Executor {
 
   // ------------------------------------------------------------------ solver
 
-  private query<T>(st: ExecutionState, f: () => T, what = 'query'): T {
+  /** Run one solver call for st: counted, timed, and a failure ends the state (StateAbort). */
+  query<T>(st: ExecutionState, f: () => T, what = 'query'): T {
     const t0 = nowMs();
     this.queries++;
     if (st.multiplicity > 1) this.mergedStateQueries++;
@@ -717,23 +718,6 @@ export class Executor {
 
   mustBeFalse(st: ExecutionState, e: Expr): boolean {
     return this.mustBeTrue(st, builder.not(e));
-  }
-
-  /** mustBeTrue under st's path condition and `extra` constraints (seed patching). */
-  mustBeTrueWith(st: ExecutionState, extra: readonly Expr[], e: Expr): boolean {
-    if (extra.length === 0) return this.mustBeTrue(st, e);
-    const constraints = [...this.solverConstraints(st), ...extra.map((c) => st.memory.solverView(c))];
-    e = st.memory.solverView(e);
-    return this.query(st, () => this.solver.computeTruth({ constraints, expr: e }));
-  }
-
-  /** getValue under st's path condition and `extra` constraints (seed patching). */
-  getValueWith(st: ExecutionState, extra: readonly Expr[], e: Expr): ConstantExpr {
-    if (extra.length === 0) return this.getValue(st, e);
-    const constraints = [...this.solverConstraints(st), ...extra.map((c) => st.memory.solverView(c))];
-    e = st.memory.solverView(e);
-    const v = this.query(st, () => this.solver.computeValue({ constraints, expr: e }));
-    return constantFromBV(e.width <= 32 ? Number(v) : v, e.width);
   }
 
   mayBeTrue(st: ExecutionState, e: Expr): boolean {

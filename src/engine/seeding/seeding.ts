@@ -7,7 +7,8 @@
  * with namedSeedMatching). A constraint a seed violates (klee_assume, a concretization) patches
  * the seed through the solver.
  */
-import { builder, type ConstantExpr, type Expr, type ExprArray } from '../../expr/index.js';
+import { builder, ExprKind, type ConstantExpr, type Expr, type ExprArray } from '../../expr/index.js';
+import { constantFromBV } from '../../expr/expr.js';
 import type { MemoryObject } from '../../memory/index.js';
 import type { ExecutionState } from '../state.js';
 import { Termination } from '../errors.js';
@@ -169,11 +170,22 @@ export class Seeding {
     if (patched) this.ex.warning('seeds patched for violating constraint');
   }
 
+  /** Queries under st's path condition plus the patch's own constraints. */
   private queries(st: ExecutionState): PatchQueries {
     const ex = this.ex;
+    const constraints = (extra: readonly Expr[]): Expr[] => [...ex.solverConstraints(st), ...extra.map((c) => st.memory.solverView(c))];
     return {
-      mustBeFalse: (extra, e) => ex.mustBeTrueWith(st, extra, builder.not(e)),
-      getValue: (extra, e) => ex.getValueWith(st, extra, e),
+      mustBeFalse: (extra, e) => {
+        const expr = st.memory.solverView(builder.not(e));
+        if (expr.kind === ExprKind.Constant) return expr.value !== 0n;
+        return ex.query(st, () => ex.solver.computeTruth({ constraints: constraints(extra), expr }));
+      },
+      getValue: (extra, e) => {
+        const expr = st.memory.solverView(e);
+        if (expr.kind === ExprKind.Constant) return expr;
+        const v = ex.query(st, () => ex.solver.computeValue({ constraints: constraints(extra), expr }));
+        return constantFromBV(expr.width <= 32 ? Number(v) : v, expr.width);
+      },
     };
   }
 
