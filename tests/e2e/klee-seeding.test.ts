@@ -346,6 +346,32 @@ int main(void) {
   });
 });
 
+describe('--always-output-seeds', () => {
+  it('a seeded path that covers nothing new still gets its test under --only-output-states-covering-new', () => {
+    const bc = compileProgram(
+      dir,
+      'covnew',
+      `#include <klee/klee.h>
+int main(void) {
+  char in[2]; klee_make_symbolic(in, sizeof in, "in");
+  int y = 0;
+  if (in[0] == 'a') y += 1;
+  if (in[1] == 'b') y += 2;
+  return y;
+}`,
+    );
+    // "zb" runs first and covers the end; then "ax", forked off "ab" (so without its coverage
+    // claim), runs only code already covered
+    const seeds = [seed('ab', [['in', 'ab']]), seed('ax', [['in', 'ax']]), seed('zb', [['in', 'zb']])].map((f) => `-seed-file=${f}`);
+    const options = ['-only-replay-seeds', '-only-output-states-covering-new', ...seeds];
+    const off = run(bc, [...options, '-always-output-seeds=false']);
+    expect(off.done.completed).toBe(3);
+    expect(off.tests).toBe(2);
+    const on = run(bc, options);
+    expect(on.tests).toBe(3);
+  });
+});
+
 describe('--seed-time', () => {
   it('ends the seeding phase: the states waiting for it run under the normal search', () => {
     const bc = compileProgram(
