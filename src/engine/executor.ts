@@ -39,7 +39,7 @@ import type { Module } from '../ir/module.js';
 import type { CallPathCounts } from './coverage.js';
 import type { RunStatistics } from './stats.js';
 import { nowMs } from '../util/clock.js';
-import { Seeding } from './seeding/seeding.js';
+import { Seeding, seedingConflict } from './seeding/seeding.js';
 import { runSeedingPhase, HoldingSearcher } from './seeding/phase.js';
 
 /** Callbacks for a caller that wants to see what happens (the CLI prints these). */
@@ -173,6 +173,8 @@ export class Executor {
     this.km.io.arrayValueChoice = this.opts.optimizeArray === 'value' || this.opts.optimizeArray === 'all';
     this.writer = new TestWriter(this, output);
     this.seeding = this.opts.seeding !== undefined && this.opts.seeding.seeds.length > 0 ? new Seeding(this, this.opts.seeding) : null;
+    const conflict = this.seeding !== null ? seedingConflict(this.opts) : null;
+    if (conflict !== null) throw new EngineSetupError(conflict);
     for (const w of this.km.warnings) this.warning(w);
     for (const [from, to] of aliased) this.message(`function ${from} aliased to ${to} (--function-alias)`);
   }

@@ -41,6 +41,7 @@ import { kleeBehaviourOptions, type KleeBehaviourArgs } from './run-klee-options
 import { instructionTrace, kleeOutputOptions, notedOptionWarnings, queryLogs, type KleeOutputArgs } from './run-klee-output.js';
 import { LineSink } from '../line-sink.js';
 import { seedingOptions, type SeedArgs } from './run-seed-options.js';
+import { seedingConflict } from '../../engine/seeding/seeding.js';
 import { formatXmlMetadata } from '../../output/test-xml.js';
 import { LoggingSolver } from '../../solver/logging-solver.js';
 import { printModule } from '../../ir/printer/index.js';
@@ -222,9 +223,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     // KLEE's options (run-klee-options.ts), checked before anything is read or written
     const klee = { ...kleeBehaviourOptions(argv), ...kleeOutputOptions(argv) };
     const seeding = seedingOptions(argv);
-    if (seeding !== undefined && (argv.useMerge === true || (argv.stateMerging ?? 'none') !== 'none' || argv.mergeMode === 'quantified')) {
-      throw new UsageError('seeding (--seed-file, --seed-dir) does not work with state merging (--use-merge, --state-merging, --merge-mode=quantified) yet');
-    }
+    const conflict = seeding !== undefined ? seedingConflict(argv) : null;
+    if (conflict !== null) throw new UsageError(conflict);
     const logs = queryLogs(argv.useQueryLog);
     for (const note of notedOptionWarnings(argv as unknown as Record<string, unknown>)) warnLine(note);
     if (klee.optimizeArray === 'index' || klee.optimizeArray === 'all') {

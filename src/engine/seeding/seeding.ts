@@ -39,6 +39,14 @@ export interface SeedingOptions {
   seedTime: number;
 }
 
+/** Why these options cannot seed, or null: seeding does not yet work together with state merging. */
+export function seedingConflict(o: { useMerge?: boolean; stateMerging?: string; mergeMode?: string }): string | null {
+  if (o.useMerge === true || (o.stateMerging ?? 'none') !== 'none' || o.mergeMode === 'quantified') {
+    return 'seeding (--seed-file, --seed-dir) does not work with state merging (--use-merge, --state-merging, --merge-mode=quantified) yet';
+  }
+  return null;
+}
+
 export class Seeding {
   private readonly seedMap = new Map<ExecutionState, SeedInfo[]>();
 

@@ -50,6 +50,10 @@ describe('EngineOptions.seeding', () => {
     expect(r.tests.filter((t) => t.err === 'assert')).toHaveLength(1);
   });
 
+  it('with state merging: refused in one line', async () => {
+    await expect(runC(PROGRAM, { seeding: seeding([1]), stateMerging: 'static' })).rejects.toThrow(/does not work with state merging/);
+  });
+
   it('no seeds: no seeding phase', async () => {
     const r = await runC(PROGRAM, { seeding: seeding([]) });
     expect(r.messages.some((m) => m.startsWith('seeding done'))).toBe(false);
