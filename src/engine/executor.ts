@@ -326,10 +326,13 @@ export class Executor {
     const maxTimeMs = this.opts.maxTime > 0 ? this.opts.maxTime * 1000 : Infinity;
     let lastYield = Date.now();
     let interrupted = false;
-    /** Every ~50 ms: the time limit, the caller's stop request, memory, and a turn of the event loop. */
-    const poll = async (): Promise<void> => {
+    /**
+     * Every ~50 ms: the time limit, the caller's stop request, memory, and a turn of the event
+     * loop (a promise to await then; undefined the rest of the time, so most steps await nothing).
+     */
+    const poll = (): Promise<void> | undefined => {
       const now = Date.now();
-      if (now - lastYield < 50) return;
+      if (now - lastYield < 50) return undefined;
       lastYield = now;
       if (now - t0 >= maxTimeMs) this.halt('HaltTimer invoked');
       const why = shouldStop();
@@ -338,7 +341,7 @@ export class Executor {
         interrupted = this.haltReason === why;
       }
       this.checkMemory();
-      await new Promise<void>((r) => setImmediate(r));
+      return new Promise<void>((r) => setImmediate(r));
     };
     let waiting = [initial];
     if (this.seeding !== null) {
@@ -353,7 +356,8 @@ export class Executor {
     const searcher = this.searcher;
     while (!searcher.empty() && this.haltReason === null) {
       if (!this.runStep(searcher.selectState())) break;
-      await poll();
+      const turn = poll();
+      if (turn !== undefined) await turn;
     }
     if (this.haltReason !== null) await this.dumpRemainingStates(interrupted ? INTERRUPT_DUMP_BUDGET_MS : Infinity);
     return {

@@ -41,7 +41,7 @@ const PROGRESS_MS = 10_000;
  * Run the seeded states until none is left, the run halts, or --seed-time expires.
  * `poll` checks the run's limits and yields to the event loop now and then.
  */
-export async function runSeedingPhase(ex: Executor, seeding: Seeding, initial: ExecutionState, poll: () => Promise<void>): Promise<void> {
+export async function runSeedingPhase(ex: Executor, seeding: Seeding, initial: ExecutionState, poll: () => Promise<void> | undefined): Promise<void> {
   seeding.start(initial);
   ex.message(`using ${seeding.opts.seeds.length} seeds`);
   const start = Date.now();
@@ -54,7 +54,8 @@ export async function runSeedingPhase(ex: Executor, seeding: Seeding, initial: E
     const st = seeding.next(lastId)!;
     lastId = st.id;
     if (!ex.runStep(st)) break;
-    await poll();
+    const turn = poll();
+    if (turn !== undefined) await turn;
     const now = Date.now();
     const count = seeding.seedCount;
     if (now - start > seedTimeMs) {
