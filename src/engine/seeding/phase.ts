@@ -57,15 +57,15 @@ export async function runSeedingPhase(ex: Executor, seeding: Seeding, initial: E
     const turn = poll();
     if (turn !== undefined) await turn;
     const now = Date.now();
-    const count = seeding.seedCount;
     if (now - start > seedTimeMs) {
-      ex.warning(`seed time expired, ${count} seeds remain over ${seeding.stateCount} states`);
+      ex.warning(`seed time expired, ${seeding.seedCount} seeds remain over ${seeding.stateCount} states`);
       break;
     }
-    // KLEE looks at its progress each 1000 instructions
+    // KLEE looks at its progress each 1000 instructions (counting the seeds walks every seeded state)
     const thousands = Math.floor(ex.instructions / 1000);
     if (thousands === lastThousands) continue;
     lastThousands = thousands;
+    const count = seeding.seedCount;
     if (count <= lastCount - 10 || now - lastTime >= PROGRESS_MS) {
       lastCount = count;
       lastTime = now;
