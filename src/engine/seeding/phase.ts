@@ -4,6 +4,10 @@
  * forked off without seeds wait; when the phase ends they, and any seeded states left by
  * --seed-time, go to the searcher for the normal search. --only-seed stops there instead:
  * the waiting states end with a test each, as KLEE's doDumpStates does.
+ *
+ * KLEE gives each seeded state one instruction per turn; here a turn is a step (up to the
+ * next fork, the end of the state, or the quantum). Which seeded path ends first can differ;
+ * the set of paths, tests and errors does not.
  */
 import type { Searcher } from '../searchers/searcher.js';
 import type { ExecutionState } from '../state.js';
