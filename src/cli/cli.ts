@@ -28,6 +28,8 @@ const COMMANDS: { name: string; load: () => Promise<AnyCommand> }[] = [
   { name: 'replay', load: async () => (await import('./commands/replay.js')).replayCommand },
   { name: 'stats', load: async () => (await import('./commands/stats.js')).statsCommand },
   { name: 'report', load: async () => (await import('./commands/report.js')).reportCommand },
+  { name: 'experiment', load: async () => (await import('./commands/experiment.js')).experimentCommand },
+  { name: 'worker', load: async () => (await import('./commands/worker.js')).workerCommand },
 ];
 
 /**
