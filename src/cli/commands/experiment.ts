@@ -59,7 +59,7 @@ async function runHandler(argv: ExperimentArgs): Promise<void> {
     }
     const s = await submitExperiment(x, { url: argv.queue, queue: argv.queueName, store: argv.store });
     await writeStdout(`tsklee: experiment ${x.name}: ${s.total} cells, ${s.skipped} already done, ${s.completed} finished by workers, ${s.dead.length} in the dead-letter list; results in ${x.outputDir}\n`);
-    if (s.dead.length > 0) process.exitCode = 1;
+    if (s.dead.length > 0) throw new UsageError(`experiment ${x.name}: ${s.dead.length} cell${s.dead.length === 1 ? '' : 's'} in the dead-letter list (${s.dead.map((d) => d.key).join(', ')}): see ${x.outputDir}/dead-letter.json`);
     return;
   }
   if (argv.store !== undefined || argv.queueName !== undefined) throw new UsageError(`--${argv.store !== undefined ? 'store' : 'queue-name'}: only with --queue`);
@@ -74,7 +74,8 @@ async function runHandler(argv: ExperimentArgs): Promise<void> {
     const s = await runExperimentLocally(x, { jobs: argv.jobs, stopping: () => stop });
     await writeStdout(`tsklee: experiment ${x.name}: ${s.total} cells, ${s.skipped} already done, ${s.ran} run, ${s.failed.length} failed; results in ${x.outputDir}\n`);
     for (const f of s.failed) process.stderr.write(`tsklee: experiment: failed: ${f}\n`);
-    if (s.failed.length > 0 || s.interrupted) process.exitCode = 1;
+    if (s.failed.length > 0) throw new UsageError(`experiment ${x.name}: ${s.failed.length} cell${s.failed.length === 1 ? '' : 's'} failed (rerun to retry them)`);
+    if (s.interrupted) throw new UsageError(`experiment ${x.name}: interrupted (rerun to go on)`);
   } finally {
     process.off('SIGINT', onSigint);
   }
