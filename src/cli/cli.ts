@@ -48,6 +48,11 @@ function packageVersion(): string {
   return pkg.version;
 }
 
+/** A worker thread of `tsklee run --jobs N` (engine/parallel/coordinator.ts starts it through the launcher). */
+export async function runParallelWorker(): Promise<void> {
+  await (await import('../engine/parallel/thread-worker.js')).runThreadWorker();
+}
+
 /** The executable's work (main.ts loads this module): runs the CLI on `argv` (process.argv) and sets the exit code. */
 export async function main(argv: string[]): Promise<void> {
   // A reader that goes away (`tsklee dis x.bc | head`) is not an error.

@@ -39,6 +39,7 @@ import type { Module } from '../ir/module.js';
 import type { CallPathCounts } from './coverage.js';
 import type { RunStatistics } from './stats.js';
 import { nowMs } from '../util/clock.js';
+import { FORCED_FALSE, FORCED_TRUE, jobPath, recordBranchChoices, takeJobChoice, type WorkSharing } from './parallel/jobs.js';
 
 /** Callbacks for a caller that wants to see what happens (the CLI prints these). */
 export interface ExploreEvents {
@@ -318,11 +319,14 @@ export class Executor {
     this.ptree = this.keepProcessTree ? new PTree(initial) : null;
     this.searcher = makeSearcher(this.ptree ?? undefined, this.rng);
     this.searcher.update(null, [initial], []);
+    const sharing = this.workSharing;
+    if (sharing !== null) this.beginJobs(initial, sharing);
     const maxTimeMs = this.opts.maxTime > 0 ? this.opts.maxTime * 1000 : Infinity;
     let lastYield = Date.now();
     let interrupted = false;
     const searcher = this.searcher;
-    while (!searcher.empty() && this.haltReason === null) {
+    // in a parallel exploration a worker that runs dry waits for states of another (parallel/)
+    while (this.haltReason === null && (!searcher.empty() || (sharing !== null && (await sharing.waitForWork())))) {
       const st = searcher.selectState();
       let budget = this.opts.quantum;
       if (this.opts.maxInstructions > 0) {
@@ -337,6 +341,7 @@ export class Executor {
       this.step(st, budget);
       if (alarm !== null && this.instructions >= alarm.at) alarm.ring();
       this.updateStates(st);
+      if (sharing !== null) sharing.afterStep();
       const now = Date.now();
       if (now - lastYield >= 50) {
         lastYield = now;
@@ -560,7 +565,13 @@ export class Executor {
       st.addConstraint(builder.eq(v, cond));
       return Number(v.value) !== 0 ? [st, null] : [null, st];
     }
+    if (st.jobPrefix !== null) {
+      // a job from another worker: its prefix says how this branch went, no query needed
+      const code = takeJobChoice(st, 4);
+      if (code !== null) return this.replayFork(st, cond, code);
+    }
     let res = this.evaluate(st, cond);
+    if (this.workSharing !== null && res !== Validity.Unknown) st.forkChoices = { choice: res === Validity.True ? FORCED_TRUE : FORCED_FALSE, prev: st.forkChoices };
     if (res === Validity.Unknown && !this.branchingPermitted(st)) {
       // Follow one side at random, as KLEE does when it may not fork.
       if (this.rng.nextU32() & 1) {
@@ -570,6 +581,7 @@ export class Executor {
         if (!this.constrain(st, builder.not(cond))) return [null, null];
         res = Validity.False;
       }
+      if (this.workSharing !== null) st.forkChoices = { choice: res === Validity.True ? 1 : 0, prev: st.forkChoices };
     }
     if (st.trace !== null && res !== Validity.Unknown) {
       // a quantified region's tree has one-sided branches too (paper 000 §4): the path took one
@@ -583,6 +595,11 @@ export class Executor {
     const other = st.branch(this.nextStateId++);
     this.added.push(other);
     this.ptree?.fork(st, other, st);
+    if (this.workSharing !== null) {
+      const p = st.forkChoices;
+      st.forkChoices = { choice: 1, prev: p };
+      other.forkChoices = { choice: 0, prev: p };
+    }
     const okTrue = this.constrain(st, cond);
     const okFalse = this.constrain(other, builder.not(cond));
     if (this.opts.maxDepth > 0 && this.opts.maxDepth <= st.depth) {
@@ -593,6 +610,15 @@ export class Executor {
     return [okTrue ? st : null, okFalse ? other : null];
   }
 
+  /** A two-way branch of a replayed job: FORCED_* took the one feasible side, 1/0 forked to the true/false side. */
+  private replayFork(st: ExecutionState, cond: Expr, code: number): [ExecutionState | null, ExecutionState | null] {
+    if (code === FORCED_TRUE) return [st, null];
+    if (code === FORCED_FALSE) return [null, st];
+    st.depth++;
+    if (!this.constrain(st, code === 1 ? cond : builder.not(cond))) return [null, null];
+    return code === 1 ? [st, null] : [null, st];
+  }
+
   /**
    * Split `st` into one state per condition (KLEE's Executor::branch, for switch and symbolic
    * function pointers): result[i] is the state that takes conditions[i] (or null).
@@ -600,6 +626,15 @@ export class Executor {
   branch(st: ExecutionState, conditions: Expr[]): (ExecutionState | null)[] {
     const n = conditions.length;
     const result: (ExecutionState | null)[] = [];
+    const chosen = n > 1 && st.jobPrefix !== null ? takeJobChoice(st, n) : null;
+    if (chosen !== null) {
+      // replaying another worker's job: only the prefix's target is this worker's
+      st.depth++;
+      for (let i = 0; i < n; i++) result.push(i === chosen ? st : null);
+      if (!this.constrain(st, conditions[chosen]!)) result[chosen] = null;
+      return result;
+    }
+    const parentChoices = st.forkChoices;
     if (!this.branchingPermitted(st)) {
       const pick = this.rng.nextU32() % n;
       for (let i = 0; i < n; i++) result.push(i === pick ? st : null);
@@ -614,6 +649,7 @@ export class Executor {
         result.push(ns);
         this.ptree?.fork(es, ns, es);
       }
+      if (this.workSharing !== null) recordBranchChoices(parentChoices, result);
     }
     for (let i = 0; i < n; i++) {
       const s = result[i];
@@ -925,6 +961,49 @@ export class Executor {
   /** An integer register value as an expression of width w. */
   expr(v: Scalar, w: number): Expr {
     return toExpr(v, w);
+  }
+
+  // ------------------------------------------------------------------ parallel exploration (parallel/)
+
+  /** Set before run() by a parallel exploration (--jobs); null in a run of its own. */
+  workSharing: WorkSharing | null = null;
+  /** An untouched copy of the initial state: each adopted job starts from a copy of it. */
+  private pristine: ExecutionState | null = null;
+
+  private beginJobs(initial: ExecutionState, sharing: WorkSharing): void {
+    this.pristine = initial.branch(this.nextStateId++);
+    initial.depth = 0;
+    if (!sharing.begin(initial)) this.giveAway([initial]);
+  }
+
+  /** Ends states another worker takes over (no test, not counted) and returns their paths. */
+  giveAway(states: ExecutionState[]): number[][] {
+    const paths = states.map(jobPath);
+    for (const s of states) this.terminate(s, true);
+    this.updateStates(null);
+    return paths;
+  }
+
+  /** States to hand over: up to `max` of the live ones, shallowest first. */
+  statesToGive(max: number): ExecutionState[] {
+    const live = [...this.liveStates].filter((s) => s.status === StateStatus.Running && !this.pausedSet.has(s));
+    live.sort((a, b) => a.depth - b.depth || a.id - b.id);
+    return live.slice(0, max);
+  }
+
+  /** Takes over jobs from another worker: a copy of the initial state per path, replaying it. */
+  adoptJobs(paths: readonly (readonly number[])[]): void {
+    for (const path of paths) {
+      const st = this.pristine!.branch(this.nextStateId++);
+      st.depth = 0;
+      st.jobPrefix = path.length > 0 ? path : null;
+      st.jobPosition = 0;
+      st.forkChoices = null;
+      this.ptree?.plant(st);
+      this.added.push(st);
+    }
+    this.pristine!.depth = 0;
+    this.updateStates(null);
   }
 
   // ------------------------------------------------------------------ statistics (stats.ts)
