@@ -3,7 +3,9 @@
 // machine's slow spells hit every build alike; prints each build's median and fastest wall
 // time. A build is a directory holding a built tsklee (dist/cli/main.js).
 //
-// Usage: node scripts/bench-ab.mjs [--runs N] PROGRAM.bc BUILD_DIR[:NODE_FLAGS]... [-- tsklee run options]
+// Usage: node scripts/bench-ab.mjs [--runs N] [--cpu] PROGRAM.bc BUILD_DIR[:NODE_FLAGS]... [-- tsklee run options]
+// --cpu measures user + system CPU seconds (/usr/bin/time) instead of wall time: on a machine
+// shared with other work, CPU time is what a build changes.
 //   e.g. node scripts/bench-ab.mjs --runs 11 /tmp/paths.bc /tmp/old-build . -- --search=dfs
 // NODE_FLAGS, comma-separated, go to node for that build (`.:--max-semi-space-size=32`). A V8
 // flag makes V8 reject a code cache made without it, so train that build's cache under the
@@ -21,6 +23,9 @@ const runOptions = dash >= 0 ? args.splice(dash).slice(1) : ['--search=dfs'];
 let runs = 9;
 const runsAt = args.indexOf('--runs');
 if (runsAt >= 0) runs = Number(args.splice(runsAt, 2)[1]);
+const cpuAt = args.indexOf('--cpu');
+const cpu = cpuAt >= 0;
+if (cpu) args.splice(cpuAt, 1);
 const [program, ...specs] = args;
 const builds = specs.map((spec) => spec.split(':')[0]);
 const nodeFlags = specs.map((spec) => spec.split(':').slice(1).join(':').split(',').filter(Boolean));
@@ -45,9 +50,17 @@ try {
     builds.forEach((b, i) => {
       const out = join(work, `out-${r}-${i}`);
       const t0 = performance.now();
-      const p = spawnSync(process.execPath, [...nodeFlags[i], entries[i], 'run', ...runOptions, `--output-dir=${out}`, resolve(program)], { stdio: 'ignore', env });
-      const s = (performance.now() - t0) / 1000;
+      const argv = [...nodeFlags[i], entries[i], 'run', ...runOptions, `--output-dir=${out}`, resolve(program)];
+      const p = cpu
+        ? spawnSync('/usr/bin/time', ['-f', 'BENCH-CPU %U %S', process.execPath, ...argv], { encoding: 'utf8', env })
+        : spawnSync(process.execPath, argv, { stdio: 'ignore', env });
+      let s = (performance.now() - t0) / 1000;
       if (p.status !== 0) throw new Error(`${b}: tsklee exited with ${p.status ?? p.signal}`);
+      if (cpu) {
+        const m = /BENCH-CPU ([\d.]+) ([\d.]+)/.exec(p.stderr);
+        if (m === null) throw new Error('bench-ab: --cpu needs /usr/bin/time');
+        s = Number(m[1]) + Number(m[2]);
+      }
       times[i].push(s);
       rmSync(out, { recursive: true, force: true });
     });
@@ -57,5 +70,5 @@ try {
 }
 specs.forEach((b, i) => {
   const t = times[i].sort((x, y) => x - y);
-  console.log(`${b}: median ${t[Math.floor(t.length / 2)].toFixed(3)} s, fastest ${t[0].toFixed(3)} s (${t.length} runs)`);
+  console.log(`${b}: median ${t[Math.floor(t.length / 2)].toFixed(3)} ${cpu ? 'CPU ' : ''}s, fastest ${t[0].toFixed(3)} s (${t.length} runs)`);
 });

@@ -57,12 +57,16 @@ static int is_terminal(const tk_fd *f) {
 
 /* ---- open ------------------------------------------------------------------------------ */
 
+/* Whether open has a mode argument (glibc's __OPEN_NEEDS_MODE): O_TMPFILE includes the
+   O_DIRECTORY bit, so O_DIRECTORY alone (opendir) must not read one. */
+#define NEEDS_MODE(flags) (((flags) & O_CREAT) != 0 || ((flags) & O_TMPFILE) == O_TMPFILE)
+
 int openat(int dirfd, const char *path, int flags, ...) {
   tk_env *e = &__tsklee_env;
   mode_t mode = 0;
   int idx, fd, acc = flags & O_ACCMODE;
   tk_node *n;
-  if (flags & (O_CREAT | O_TMPFILE)) {
+  if (NEEDS_MODE(flags)) {
     va_list ap;
     va_start(ap, flags);
     mode = (mode_t)va_arg(ap, int);
@@ -110,7 +114,7 @@ int openat(int dirfd, const char *path, int flags, ...) {
 
 int open(const char *path, int flags, ...) {
   mode_t mode = 0;
-  if (flags & (O_CREAT | O_TMPFILE)) {
+  if (NEEDS_MODE(flags)) {
     va_list ap;
     va_start(ap, flags);
     mode = (mode_t)va_arg(ap, int);
@@ -120,7 +124,7 @@ int open(const char *path, int flags, ...) {
 }
 int open64(const char *path, int flags, ...) {
   mode_t mode = 0;
-  if (flags & (O_CREAT | O_TMPFILE)) {
+  if (NEEDS_MODE(flags)) {
     va_list ap;
     va_start(ap, flags);
     mode = (mode_t)va_arg(ap, int);
@@ -130,7 +134,7 @@ int open64(const char *path, int flags, ...) {
 }
 int openat64(int dirfd, const char *path, int flags, ...) {
   mode_t mode = 0;
-  if (flags & (O_CREAT | O_TMPFILE)) {
+  if (NEEDS_MODE(flags)) {
     va_list ap;
     va_start(ap, flags);
     mode = (mode_t)va_arg(ap, int);

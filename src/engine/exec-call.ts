@@ -96,9 +96,9 @@ function setupVarargs(ex: Executor, st: ExecutionState, frame: StackFrame, ki: K
     size += bytes;
   }
   if (size === 0 && extra.length === 0) return;
-  const mo = st.allocator.allocate(size, ObjectKind.Fixed, align16 ? 16 : 8, allocSite(ki))!;
+  const os = st.memory.allocate(size, ObjectKind.Fixed, align16 ? 16 : 8, allocSite(ki))!;
+  const mo = os.mo!;
   mo.name = 'varargs';
-  const os = st.addressSpace.bindNew(mo);
   for (let i = 0; i < extra.length; i++) {
     const l = layout[i]!;
     if (l.byval) copies.push({ dst: mo, off: l.off, type: l.type, src: extra[i] as Scalar });
@@ -116,10 +116,9 @@ function byvalCopies(ex: Executor, st: ExecutionState, frame: StackFrame, ki: KI
     if (t === null || t === undefined) continue;
     const src = frame.regs[frame.kf.argBase + i] as Scalar;
     const size = ex.km.dl.typeAllocSize(t);
-    const mo = st.allocator.allocate(size, ObjectKind.Stack, Math.max(8, ex.km.dl.abiAlign(t)), allocSite(ki))!;
-    st.addressSpace.bindNew(mo);
+    const mo = st.memory.allocate(size, ObjectKind.Stack, Math.max(8, ex.km.dl.abiAlign(t)), allocSite(ki))!.mo!;
     (frame.allocas ??= []).push(mo);
-    frame.regs[frame.kf.argBase + i] = mo.address;
+    frame.regs[frame.kf.argBase + i] = st.memory.pointerOf(mo);
     copies.push({ dst: mo, off: 0, type: t, src });
   }
 }
@@ -135,7 +134,7 @@ function copyByval(ex: Executor, st: ExecutionState, copies: ByvalCopy[]): void 
     const next: ExecutionState[] = [];
     for (const s of states) {
       for (const acc of resolveAccess(ex, s, c.src, size)) {
-        ex.km.io.write(acc.st.addressSpace.writeableOf(c.dst)!, c.off, c.type, readAt(ex, acc, c.type));
+        ex.km.io.write(acc.st.memory.writeableOf(c.dst)!, c.off, c.type, readAt(ex, acc, c.type));
         next.push(acc.st);
       }
     }
@@ -211,12 +210,28 @@ export function execCallIndirect(ex: Executor, st: ExecutionState, ki: KInst): v
   }
 }
 
-/** Inline assembly: only empty templates (compiler barriers) are understood. */
+/**
+ * Inline assembly: empty templates (compiler barriers), and `cpuid` as <cpuid.h> emits it
+ * (a struct of eax, ebx, ecx, edx), answered as by a CPU that reports no leaf at all: so
+ * `__get_cpuid` fails and programs take their portable code (coreutils' wc and cksum skip
+ * AVX2/PCLMUL) — the one answer that holds for every machine a test may be replayed on.
+ */
 export function execCallAsm(ex: Executor, st: ExecutionState, ki: KInst): void {
   const asm = ki.aux as InlineAsm;
   const text = asm.asm.replace(/#[^\n]*/g, '').trim();
   if (text === '' && ki.dest < 0) return;
+  if (isCpuid(text, ki.inst.type)) {
+    ex.bindLocal(st, ki, [0, 0, 0, 0]);
+    return;
+  }
   ex.terminateOnError(st, Msg.inlineAsm, Termination.Execution);
+}
+
+/** `cpuid`, alone or between the `xchg` that save %rbx, giving four i32 registers. */
+function isCpuid(text: string, result: Type): boolean {
+  const insns = text.split(/[\n;]/).map((l) => l.trim()).filter((l) => l !== '');
+  if (!insns.includes('cpuid') || !insns.every((l) => l === 'cpuid' || /^xchg[lq]?\s/.test(l))) return false;
+  return result.isStruct() && result.elements.length === 4 && result.elements.every((e) => e.isInteger(32));
 }
 
 // ---------------------------------------------------------------- varargs
@@ -230,7 +245,7 @@ export function vaStart(ex: Executor, st: ExecutionState, listPtr: Scalar): void
 
 function writeVaList(ex: Executor, st: ExecutionState, p: Scalar, area: number): void {
   for (const a of resolveAccess(ex, st, p, 24)) {
-    const wos = a.st.addressSpace.writeableOf(a.mo)!;
+    const wos = a.st.memory.writeableOf(a.mo)!;
     if (typeof a.offset !== 'number') continue;
     const o = a.offset;
     writeU32(wos, o, 48); // gp_offset = 48: no general-purpose registers left

@@ -9,17 +9,17 @@ import { constantFromBV, type Expr } from '../expr/expr.js';
 import { ExprKind } from '../expr/kinds.js';
 import { TypeKind, type IntegerType, type Type } from '../ir/types.js';
 import { ExprArray, UpdateList } from '../expr/array.js';
-import { RMWOp } from '../ir/opcodes.js';
+import { Opcode, RMWOp } from '../ir/opcodes.js';
 import { printInstruction } from '../ir/printer/index.js';
-import { NULL_PAGE_SIZE, ObjectKind, type MemoryObject, type ObjectState, type PNode } from '../memory/index.js';
-import { accessInBounds, resolveAllSymbolic, resolveOneSymbolic, type ResolveOracle } from '../memory/resolve.js';
+import { NULL_PAGE_SIZE, ObjectKind, type MemoryObject, type ObjectState, type PNode, type ResolveOracle, type StateMemory } from '../memory/index.js';
 import type { Executor } from './executor.js';
 import { nowMs } from '../util/clock.js';
 import type { ExecutionState } from './state.js';
 import type { KInst } from './prepare/kinst.js';
 import type { GepInfo } from './prepare/kmodule.js';
 import { Msg, Termination } from './errors.js';
-import { selectValue } from './exec-arith.js';
+import { selectValue, wideOperand } from './exec-arith.js';
+import { wideFloat } from './wide-float.js';
 import { icmp, intWidth } from './scalar.js';
 import { fromExpr, intBinary, intFrom, toExpr, toSBig, toUNum, wideNorm, type Scalar, type Val } from './values.js';
 import { ExprKind as EK } from '../expr/kinds.js';
@@ -40,55 +40,50 @@ function oracle(ex: Executor, st: ExecutionState): ResolveOracle {
   };
 }
 
-function offsetOf(p: Expr, mo: MemoryObject): number | Expr {
-  const off = builder.sub(p, constantFromBV(BigInt(mo.address), 64));
-  return off.kind === ExprKind.Constant ? Number(off.value) : off;
-}
-
 /**
  * Resolve an access of `bytes` bytes at `address` (KLEE's executeMemoryOperation, without the
  * access itself): states in which the access is in bounds, one per object it may hit; the
  * rest of the paths end with a memory error here.
  */
 export function resolveAccess(ex: Executor, st: ExecutionState, address: Scalar, bytes: number): Access[] {
-  const as = st.addressSpace;
-  if (typeof address !== 'object') {
-    const a = Number(address);
-    const n = as.resolveOne(a);
+  const mem = st.memory;
+  const a = typeof address !== 'object' ? Number(address) : mem.constantAddress(address);
+  if (a !== null) {
+    const n = mem.objectAt(a);
     if (n !== null && a - n.mo.address + bytes <= n.mo.size) return [{ st, mo: n.mo, offset: a - n.mo.address }];
     memoryError(ex, st, address);
     return [];
   }
-  const p = address;
+  const p = address as Expr;
   const o = oracle(ex, st);
   const t0 = nowMs();
-  const one = resolveOneSymbolic(as, p, o);
+  const one = mem.resolveOne(p, o);
   ex.stats?.onResolve(st, nowMs() - t0);
-  if (one !== null && ex.mustBeTrue(st, accessInBounds(one.mo, p, bytes))) {
+  if (one !== null && ex.mustBeTrue(st, mem.inBounds(one.mo, p, bytes))) {
     const maxSym = ex.opts.maxSymArraySize;
     if (maxSym > 0 && one.mo.size >= maxSym) {
       // --max-sym-array-size: a symbolic offset into a large object is fixed to one value
       const c = fromExpr(ex.toConstant(st, p, 'max-sym-array-size')) as number | bigint;
       return [{ st, mo: one.mo, offset: Number(c) - one.mo.address }];
     }
-    return [{ st, mo: one.mo, offset: offsetOf(p, one.mo) }];
+    return [{ st, mo: one.mo, offset: mem.offsetOf(one.mo, p) }];
   }
-  const base = ex.opts.singleObjectResolution ? baseObject(as, p) : null;
+  const base = ex.opts.singleObjectResolution ? baseObject(mem, p) : null;
   if (base !== null) {
     // --single-object-resolution: a known base plus a symbolic offset stays in the base's
     // object; the rest of the paths are out of its bounds (no fork into its neighbours)
-    const [bound, rest]: [ExecutionState | null, ExecutionState | null] = ex.fork(st, accessInBounds(base, p, bytes));
+    const [bound, rest]: [ExecutionState | null, ExecutionState | null] = ex.fork(st, mem.inBounds(base, p, bytes));
     if (rest !== null) memoryError(ex, rest, address);
-    return bound !== null ? [{ st: bound, mo: base, offset: offsetOf(p, base) }] : [];
+    return bound !== null ? [{ st: bound, mo: base, offset: mem.offsetOf(base, p) }] : [];
   }
   const t1 = nowMs();
-  const candidates = resolveAllSymbolic(as, p, o);
+  const candidates = mem.resolveAll(p, o);
   ex.stats?.onResolve(st, nowMs() - t1);
   const out: Access[] = [];
   let unbound: ExecutionState | null = st;
   for (const n of candidates) {
-    const [bound, rest]: [ExecutionState | null, ExecutionState | null] = ex.fork(unbound!, accessInBounds(n.mo, p, bytes));
-    if (bound !== null) out.push({ st: bound, mo: n.mo, offset: offsetOf(p, n.mo) });
+    const [bound, rest]: [ExecutionState | null, ExecutionState | null] = ex.fork(unbound!, mem.inBounds(n.mo, p, bytes));
+    if (bound !== null) out.push({ st: bound, mo: n.mo, offset: bound.memory.offsetOf(n.mo, p) });
     unbound = rest;
     if (unbound === null) break;
   }
@@ -97,11 +92,11 @@ export function resolveAccess(ex: Executor, st: ExecutionState, address: Scalar,
 }
 
 /** The object of `base` in an address `base + offset` (a constant base inside a live object), else null. */
-function baseObject(as: ExecutionState['addressSpace'], p: Expr): MemoryObject | null {
+function baseObject(mem: StateMemory, p: Expr): MemoryObject | null {
   if (p.kind !== ExprKind.Add) return null;
   const c = p.left.kind === ExprKind.Constant ? p.left : p.right.kind === ExprKind.Constant ? p.right : null;
   if (c === null) return null;
-  const n = as.resolveOne(Number(c.value));
+  const n = mem.objectAt(Number(c.value));
   return n !== null && n.os !== null ? n.mo : null;
 }
 
@@ -112,7 +107,7 @@ function memoryError(ex: Executor, st: ExecutionState, address: Scalar): void {
     const a = Number(address);
     if (a >= 0 && a < NULL_PAGE_SIZE) msg = Msg.nullPage;
     else {
-      const n = st.addressSpace.find(a);
+      const n = st.memory.bindingAt(a);
       if (n !== null && n.os === null && n.mo.isHeap) msg = Msg.useAfterFree;
     }
   }
@@ -135,32 +130,32 @@ export function addressInfo(ex: Executor, st: ExecutionState, address: Scalar): 
     }
     s += `\texample: ${example}\n`;
   }
-  const as = st.addressSpace;
-  let next = as.next(example);
-  while (next !== null && next.os === null) next = as.next(next.key);
+  const mem = st.memory;
+  let next = mem.bindingAbove(example);
+  while (next !== null && next.os === null) next = mem.bindingAbove(next.key);
   s += '\tnext: ';
   s += next === null ? 'none\n' : `object at ${next.mo.address} of size ${next.mo.size}\n\t\t${next.mo.allocInfo()}\n`;
-  let prev = as.prev(example + 1);
-  while (prev !== null && prev.os === null) prev = as.prev(prev.key);
+  let prev = mem.bindingBelow(example + 1);
+  while (prev !== null && prev.os === null) prev = mem.bindingBelow(prev.key);
   if (prev !== null) s += `\tprev: object at ${prev.mo.address} of size ${prev.mo.size}\n\t\t${prev.mo.allocInfo()}\n`;
   return s;
 }
 
 /** Read a value of type t from an access. */
 export function readAt(ex: Executor, a: Access, t: Type): Val {
-  const os = a.st.addressSpace.stateOf(a.mo)!;
+  const os = a.st.memory.stateOf(a.mo)!;
   if (typeof a.offset === 'number') return ex.km.io.read(os, a.offset, t);
   return ex.km.io.readSym(os, builder.extract(a.offset, 0, 32), t);
 }
 
 /** Write a value of type t through an access; false (and the state ended) if read-only. */
 export function writeAt(ex: Executor, a: Access, t: Type, v: Val): boolean {
-  const os = a.st.addressSpace.stateOf(a.mo)!;
+  const os = a.st.memory.stateOf(a.mo)!;
   if (os.readOnly) {
     ex.terminateOnError(a.st, Msg.readOnly, Termination.ReadOnly);
     return false;
   }
-  const wos = a.st.addressSpace.writeableOf(a.mo)!;
+  const wos = a.st.memory.writeableOf(a.mo)!;
   if (typeof a.offset === 'number') ex.km.io.write(wos, a.offset, t, v);
   else ex.km.io.writeSym(wos, builder.extract(a.offset, 0, 32), t, v);
   return true;
@@ -266,26 +261,26 @@ export function executeAlloc(
   }
   const n = toUNum(size, 64);
   const a = align > 0 ? align : kind === ObjectKind.Stack ? 8 : 16;
-  const mo = st.allocator.allocate(n, kind, a, allocSite(ki));
-  if (mo === null) {
+  const os = st.memory.allocate(n, kind, a, allocSite(ki));
+  if (os === null) {
     ex.bindLocal(st, ki, 0);
     return;
   }
-  const os = st.addressSpace.bindNew(mo);
+  const mo = os.mo!;
   // Uninitialised memory reads as 0xAB, as in KLEE (initializeToRandom).
   if (!zeroMemory) os.fill(0xab);
   if (kind === ObjectKind.Stack) {
     const f = st.thawTop();
     (f.allocas ??= []).push(mo);
   }
-  ex.bindLocal(st, ki, mo.address);
+  ex.bindLocal(st, ki, st.memory.pointerOf(mo));
   if (reallocFrom !== null) {
-    const old = st.addressSpace.stateOf(reallocFrom.mo);
+    const old = st.memory.stateOf(reallocFrom.mo);
     if (old !== null) {
       const count = Math.min(old.size, os.size);
       for (let i = 0; i < count; i++) os.write8(i, old.read8(i));
     }
-    st.addressSpace.markFreed(reallocFrom.mo);
+    st.memory.free(reallocFrom.mo);
   }
 }
 
@@ -338,21 +333,21 @@ export function execAlloca(ex: Executor, st: ExecutionState, ki: KInst): void {
  * end with "memory error: invalid pointer: <name>" (or a double free).
  */
 export function resolveExact(ex: Executor, st: ExecutionState, p: Scalar, name: string): { st: ExecutionState; mo: MemoryObject; node: PNode }[] {
-  const as = st.addressSpace;
+  const mem = st.memory;
   const out: { st: ExecutionState; mo: MemoryObject; node: PNode }[] = [];
   let candidates: PNode[];
   if (typeof p !== 'object') {
-    const n = as.resolveOne(toUNum(p, 64));
+    const n = mem.objectAt(toUNum(p, 64));
     candidates = n === null ? [] : [n];
   } else {
     const t0 = nowMs();
-    candidates = resolveAllSymbolic(as, p, oracle(ex, st));
+    candidates = mem.resolveAll(p, oracle(ex, st));
     ex.stats?.onResolve(st, nowMs() - t0);
   }
   const pe = toExpr(p, 64);
   let unbound: ExecutionState | null = st;
   for (const n of candidates) {
-    const [hit, rest]: [ExecutionState | null, ExecutionState | null] = ex.fork(unbound!, builder.eq(pe, constantFromBV(BigInt(n.mo.address), 64)));
+    const [hit, rest]: [ExecutionState | null, ExecutionState | null] = ex.fork(unbound!, mem.pointsAt(n.mo, pe));
     if (hit !== null) out.push({ st: hit, mo: n.mo, node: n });
     unbound = rest;
     if (unbound === null) break;
@@ -360,7 +355,7 @@ export function resolveExact(ex: Executor, st: ExecutionState, p: Scalar, name: 
   if (unbound !== null) {
     let msg = Msg.invalidPointer(name);
     if (typeof p !== 'object' && name === 'free') {
-      const n = unbound.addressSpace.find(toUNum(p, 64));
+      const n = unbound.memory.bindingAt(toUNum(p, 64));
       if (n !== null && n.os === null && n.mo.isHeap && n.mo.address === toUNum(p, 64)) msg = Msg.doubleFree;
     }
     ex.terminateOnError(unbound, msg, Termination.Ptr, addressInfo(ex, unbound, p));
@@ -379,7 +374,7 @@ export function executeFree(ex: Executor, st: ExecutionState, p: Scalar, ki: KIn
     else if (mo.kind === ObjectKind.Global || mo.kind === ObjectKind.Fixed) {
       ex.terminateOnError(r.st, Msg.freeOfGlobal, Termination.Free, addressInfo(ex, r.st, p));
     } else {
-      r.st.addressSpace.markFreed(mo);
+      r.st.memory.free(mo);
       if (ki !== null) ex.bindLocal(r.st, ki, 0);
     }
   }
@@ -421,6 +416,23 @@ export function execAtomicRMW(ex: Executor, st: ExecutionState, ki: KInst): void
 }
 
 function rmw(ex: Executor, st: ExecutionState, op: RMWOp, t: Type, old: Val, v: Val): Val | null {
+  const wf = wideFloat(t.kind);
+  if (wf !== null && op !== RMWOp.Xchg) {
+    const x = wideOperand(ex, st, old, wf);
+    const y = wideOperand(ex, st, v, wf);
+    switch (op) {
+      case RMWOp.FAdd:
+        return wf.binary(Opcode.FAdd, x, y);
+      case RMWOp.FSub:
+        return wf.binary(Opcode.FSub, x, y);
+      case RMWOp.FMax:
+        return wf.minMax(x, y, true);
+      case RMWOp.FMin:
+        return wf.minMax(x, y, false);
+      default:
+        return null;
+    }
+  }
   if (t.kind !== TypeKind.Integer && t.kind !== TypeKind.Pointer) {
     const x = old as number;
     const y = v as number;

@@ -8,7 +8,7 @@ import { constantFromBV, TRUE, FALSE, type ConstantExpr, type Expr } from '../ex
 import { ExprArray } from '../expr/array.js';
 import { ExprKind } from '../expr/kinds.js';
 import { Validity, isSolverFailure, type Solver } from '../solver/solver.js';
-import { AddressSpace, Allocator, ObjectKind, resetConstArrayCounter, resetObjectIds, type MemoryObject, type ObjectState } from '../memory/index.js';
+import { ObjectKind, forkingModel, resetConstArrayCounter, resetObjectIds, type MemoryModelFactory, type MemoryObject, type ObjectState } from '../memory/index.js';
 import { TypeKind, ValueKind, type GlobalVariable, type Value } from '../ir/index.js';
 import { Rng } from '../util/rng.js';
 import type { Searcher } from './searchers/searcher.js';
@@ -107,6 +107,8 @@ export type SearcherFactory = (ptree: PTree<ExecutionState> | undefined, rng: Rn
 export class Executor {
   readonly km: KModule;
   readonly opts: EngineOptions;
+  /** Makes the first state's memory (memory/model.ts): KLEE's forking model, or the relocatable one. */
+  readonly memoryModel: MemoryModelFactory;
   readonly rng: Rng;
   readonly writer: TestWriter;
   /** Execution statistics. */
@@ -151,6 +153,7 @@ export class Executor {
   ) {
     this.opts = resolveOptions(options);
     this.rng = new Rng(this.opts.seed);
+    this.memoryModel = forkingModel;
     // Object and array numbering restart per run: MO ids and const_arr names are deterministic.
     resetObjectIds();
     resetConstArrayCounter();
@@ -206,12 +209,10 @@ export class Executor {
       throw new EngineSetupError(`entry point '${this.opts.entryPoint}' not found in the module`);
     }
     const kf = this.km.kfunction(entry)!;
-    const as = new AddressSpace();
-    const st = new ExecutionState(this.nextStateId++, [], new ConstraintSet({ rewriteEqualities: this.opts.rewriteEqualities }), as, new Allocator());
+    const st = new ExecutionState(this.nextStateId++, [], new ConstraintSet({ rewriteEqualities: this.opts.rewriteEqualities }), this.memoryModel.initial());
     this.initializeGlobals(st);
-    const errno = st.allocator.allocate(4, ObjectKind.Fixed, 4, 'errno')!;
+    const errno = st.memory.allocate(4, ObjectKind.Fixed, 4, 'errno')!.mo!;
     errno.name = 'errno';
-    as.bindNew(errno);
     this.errnoMo = errno;
     const args = buildMainArgs(this, st, kf);
     if (this.opts.libc === 'tsklee' || this.opts.posixRuntime) setEnviron(this, st);
@@ -255,11 +256,10 @@ export class Executor {
   }
 
   private initializeGlobals(st: ExecutionState): void {
-    const as = st.addressSpace;
     const km = this.km;
     for (const gv of km.module.globals) {
       const mo = km.globalObjects.get(gv)!;
-      const os = as.bindNew(mo);
+      const os = st.memory.bindObject(mo);
       if (gv.initializer === null) {
         this.warning(`undefined reference to variable: ${gv.name} (zero-initialised)`);
         continue;
@@ -378,7 +378,8 @@ export class Executor {
     return this.liveStates.size;
   }
 
-  private mergingSummary(): MergingSummary | null {
+  /** Merging's statistics so far (null when merging is off and nothing merged). */
+  mergingSummary(): MergingSummary | null {
     if (this.mergePoints === null && this.mergeCounters.merges === 0 && this.quantified === null) return null;
     const mp = this.mergePoints?.counters;
     const d = this.dsmCounters;
@@ -691,15 +692,20 @@ export class Executor {
   }
 
   evaluate(st: ExecutionState, e: Expr): Validity {
-    e = st.constraints.simplify(e);
+    e = st.memory.solverView(st.constraints.simplify(e));
     if (e.kind === ExprKind.Constant) return e === TRUE ? Validity.True : Validity.False;
-    return this.query(st, () => this.solver.computeValidity({ constraints: st.constraints.toArray(), expr: e }), 'fork');
+    return this.query(st, () => this.solver.computeValidity({ constraints: this.solverConstraints(st), expr: e }), 'fork');
+  }
+
+  /** The path condition as the solver sees it (the memory model rewrites what it must not see). */
+  solverConstraints(st: ExecutionState): readonly Expr[] {
+    return st.memory.solverConstraints(st.constraints.toArray());
   }
 
   mustBeTrue(st: ExecutionState, e: Expr): boolean {
-    e = st.constraints.simplify(e);
+    e = st.memory.solverView(st.constraints.simplify(e));
     if (e.kind === ExprKind.Constant) return e === TRUE;
-    return this.query(st, () => this.solver.computeTruth({ constraints: st.constraints.toArray(), expr: e }));
+    return this.query(st, () => this.solver.computeTruth({ constraints: this.solverConstraints(st), expr: e }));
   }
 
   mustBeFalse(st: ExecutionState, e: Expr): boolean {
@@ -716,9 +722,9 @@ export class Executor {
 
   /** Some value e can take on this path. */
   getValue(st: ExecutionState, e: Expr): ConstantExpr {
-    e = st.constraints.simplify(e);
+    e = st.memory.solverView(st.constraints.simplify(e));
     if (e.kind === ExprKind.Constant) return e;
-    const v = this.query(st, () => this.solver.computeValue({ constraints: st.constraints.toArray(), expr: e }));
+    const v = this.query(st, () => this.solver.computeValue({ constraints: this.solverConstraints(st), expr: e }));
     return constantFromBV(e.width <= 32 ? Number(v) : v, e.width);
   }
 
@@ -769,7 +775,7 @@ export class Executor {
       // Replaying a test: the object gets the test's bytes instead of becoming symbolic.
       const index = st.replayPosition++;
       const obj = replay.objects[index];
-      const os = st.addressSpace.writeableOf(mo)!;
+      const os = st.memory.writeableOf(mo)!;
       if (obj === undefined || obj.bytes.length !== mo.size || obj.name !== name) {
         const found = obj === undefined ? `the test has only ${index} objects` : `the test's object ${index + 1} is '${obj.name}' (${obj.bytes.length} bytes)`;
         const wanted = `klee_make_symbolic #${index + 1} asks for '${name}' (${mo.size} bytes)`;
@@ -783,7 +789,7 @@ export class Executor {
     for (let id = 1; st.hasArrayName(unique); id++) unique = `${name}_${id}`;
     const array = new ExprArray(unique, mo.size);
     array.access = mo.accessTypes();
-    const os = st.addressSpace.writeableOf(mo);
+    const os = st.memory.writeableOf(mo);
     if (os === null) throw new Error(`make_symbolic: object ${mo.id} not bound`);
     os.makeSymbolic(array);
     st.symbolics.push({ mo, array });
@@ -818,7 +824,7 @@ export class Executor {
     if (!merged) this.endedMultiplicity += st.multiplicity;
     st.status = StateStatus.Terminated;
     // the states sharing its objects and frames may now write them in place
-    st.addressSpace.release();
+    st.memory.release();
     st.releaseFrames();
     for (const g of st.openMergeStack) this.leaveMergeGroup(g);
     st.openMergeStack = [];
@@ -949,8 +955,8 @@ export class Executor {
 
   /** Free the allocas of a frame being popped. */
   releaseFrame(st: ExecutionState, f: StackFrame): void {
-    if (f.allocas !== null) for (const mo of f.allocas) st.addressSpace.unbind(mo);
-    if (f.varargs !== null) st.addressSpace.unbind(f.varargs);
+    if (f.allocas !== null) for (const mo of f.allocas) st.memory.unbind(mo);
+    if (f.varargs !== null) st.memory.unbind(f.varargs);
   }
 
   /** Bool helper: the expression of a concrete or symbolic i1 register. */

@@ -38,7 +38,7 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
   const edgeTaken = ex.edgeTaken;
   const callPaths = ex.callPaths;
   const blockSteps = ex.blockSteps;
-  const as = st.addressSpace;
+  const as = st.memory.space;
   let n = 0;
   st.yieldStep = false; // a request left from the step that forked this state
   // instsSinceCovNew (KLEE's convention: 0 until the state covers something new, then 1 at

@@ -1,7 +1,7 @@
 /**
  * An execution state (KLEE's ExecutionState): one path through the program.
  *
- * Forking is cheap (DESIGN decision 6): the address space is shared copy-on-write, the
+ * Forking is cheap (DESIGN decision 6): the memory is shared copy-on-write, the
  * constraint set is shared copy-on-write (solver/layers/constraint-set.ts), and stack
  * frames are shared until a state writes into one (`frozen` frames are cloned on demand).
  * A frame counts the states sharing it, so the last of them (the others ended) writes it in
@@ -9,8 +9,7 @@
  */
 import type { Expr } from '../expr/expr.js';
 import type { ExprArray } from '../expr/array.js';
-import type { AddressSpace } from '../memory/address-space.js';
-import type { Allocator } from '../memory/allocator.js';
+import type { StateMemory } from '../memory/model.js';
 import type { MemoryObject } from '../memory/memory-object.js';
 import type { PTreeNode, SearchableState } from './searchers/searcher.js';
 import type { KFunction } from './prepare/kinst.js';
@@ -182,8 +181,8 @@ export class ExecutionState implements SearchableState {
     readonly id: number,
     public stack: StackFrame[],
     public constraints: ConstraintSet,
-    public addressSpace: AddressSpace,
-    public allocator: Allocator,
+    /** Objects, allocation and the memory model's per-state data (memory/model.ts). */
+    public memory: StateMemory,
     /** The state this one is forked from (its lists are copied). */
     parent?: ExecutionState,
   ) {
@@ -218,7 +217,7 @@ export class ExecutionState implements SearchableState {
   branch(newId: number): ExecutionState {
     this.depth++;
     for (let i = 0; i < this.stack.length; i++) this.stack[i]!.shares++;
-    const s = new ExecutionState(newId, this.stack.slice(), this.constraints.fork(), this.addressSpace.fork(), this.allocator.clone(), this);
+    const s = new ExecutionState(newId, this.stack.slice(), this.constraints.fork(), this.memory.fork(), this);
     s.depth = this.depth;
     s.multiplicity = this.multiplicity;
     s.pc = this.pc;

@@ -128,7 +128,7 @@ export class TestWriter {
       let ok: boolean;
       try {
         // may the state's end and the witness's path hold at once?
-        ok = !this.ex.solver.computeTruth({ constraints: st.constraints.toArray(), expr: builder.not(conjunction(w.constraints)) });
+        ok = !this.ex.solver.computeTruth({ constraints: this.ex.solverConstraints(st), expr: st.memory.solverView(builder.not(conjunction(w.constraints))) });
       } catch (e) {
         if (!isSolverFailure(e)) throw e;
         continue;
@@ -229,10 +229,11 @@ export class TestWriter {
     // `extras` is the caller's fresh object: completed here rather than copied (once per test)
     const files: Record<string, string | Uint8Array> = record.files;
     if (extras.files !== undefined) Object.assign(files, extras.files);
-    if (ex.opts.writeSmt2s) files.smt2 = toSmtLib2(st.constraints.toArray().length > 0 ? [...st.constraints.toArray()] : [TRUE]).text;
-    if (ex.opts.writeKQueries) files.kquery = st.constraints.toArray().map((c) => printKQuery(c)).join('\n') + '\n';
+    // the path condition as the solver sees it (the memory model's rewriting applied)
+    if (ex.opts.writeSmt2s) files.smt2 = toSmtLib2(ex.solverConstraints(st).length > 0 ? [...ex.solverConstraints(st)] : [TRUE]).text;
+    if (ex.opts.writeKQueries) files.kquery = ex.solverConstraints(st).map((c) => printKQuery(c)).join('\n') + '\n';
     if (ex.opts.writeCov) files.cov = firstCoveredLines(st, ex.km);
-    if (ex.opts.writeCvcs) files.cvc = toSmtLib2(st.constraints.toArray().length > 0 ? [...st.constraints.toArray()] : [TRUE]).text;
+    if (ex.opts.writeCvcs) files.cvc = toSmtLib2(ex.solverConstraints(st).length > 0 ? [...ex.solverConstraints(st)] : [TRUE]).text;
     if (ex.opts.writePaths) files.path = pathFile(st.path);
     if (ex.opts.writeSymPaths) files['sym.path'] = pathFile(st.symPath);
     if (ex.opts.writeXmlTests && ktest !== null) files.xml = formatTestXml(ktest, extras.errKind !== undefined || extras.errText !== undefined);
@@ -260,9 +261,9 @@ export class TestWriter {
     let values: Uint8Array[] | null = [];
     if (arrays.length > 0) {
       try {
-        let constraints = st.constraints.toArray();
+        let constraints = ex.solverConstraints(st);
         // Try each preference (klee_prefer_cex) in turn; keep those the path allows.
-        if (witness !== undefined) constraints = [...constraints, ...witness];
+        if (witness !== undefined) constraints = [...constraints, ...witness.map((c) => st.memory.solverView(c))];
         if (st.cexPreferences.length > 0) constraints = this.withPreferences(st, constraints);
         values = ex.solver.computeInitialValues({ constraints, expr: TRUE }, arrays);
         ex.queries++;
@@ -285,8 +286,9 @@ export class TestWriter {
   private withPreferences(st: ExecutionState, constraints: readonly Expr[]): readonly Expr[] {
     const withPrefs = [...constraints];
     for (const p of st.cexPreferences) {
-      const ok = !this.ex.solver.computeTruth({ constraints: withPrefs, expr: builder.not(p) });
-      if (ok) withPrefs.push(p);
+      const q = st.memory.solverView(p);
+      const ok = !this.ex.solver.computeTruth({ constraints: withPrefs, expr: builder.not(q) });
+      if (ok) withPrefs.push(q);
     }
     return withPrefs;
   }

@@ -15,3 +15,5 @@ export {
   MAX_ALLOCATION,
   RED_ZONE,
 } from './allocator.js';
+export type { StateMemory, MemoryModelFactory, ResolveOracle, PointerValue } from './model.js';
+export { ForkingMemory, forkingModel } from './forking.js';

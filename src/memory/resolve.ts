@@ -9,14 +9,9 @@ import { constantFromBV, type Expr } from '../expr/expr.js';
 import type { AddressSpace } from './address-space.js';
 import type { MemoryObject } from './memory-object.js';
 import type { PNode } from './pmap.js';
+import type { ResolveOracle } from './model.js';
 
-/** The solver questions resolution asks, about one state's path condition. */
-export interface ResolveOracle {
-  /** A value the pointer can take (an address below 2^53). */
-  example(p: Expr): number;
-  mayBeTrue(e: Expr): boolean;
-  mustBeTrue(e: Expr): boolean;
-}
+export type { ResolveOracle };
 
 /** `p` points into mo (KLEE's getBoundsCheckPointer: offset < size; a size-0 object only at its base). */
 export function pointsInto(mo: MemoryObject, p: Expr): Expr {

@@ -75,9 +75,11 @@ export function mergeBlocker(a: ExecutionState, b: ExecutionState): string | nul
     if ((fa.varargs === null) !== (fb.varargs === null)) return 'varargs';
     if (fa.varargs !== null && fa.varargs.address !== fb.varargs!.address) return 'varargs';
   }
-  if (a.addressSpace.size !== b.addressSpace.size) return 'memory objects';
-  const ma = a.addressSpace.bindings();
-  const mb = b.addressSpace.bindings();
+  const model = a.memory.mergeBlocker(b.memory);
+  if (model !== null) return model;
+  if (a.memory.liveObjects !== b.memory.liveObjects) return 'memory objects';
+  const ma = a.memory.bindings();
+  const mb = b.memory.bindings();
   if (ma.length !== mb.length) return 'memory objects';
   for (let i = 0; i < ma.length; i++) if (!sameObject(ma[i]!, mb[i]!)) return 'memory objects';
   return null;
@@ -178,10 +180,7 @@ export function mergeInto(ex: Executor, a: ExecutionState, b: ExecutionState, co
   const either = builder.or(condA, condB);
   a.constraints = a.constraints.prefixThen(p, either.kind === ExprKind.Constant ? null : either);
   // the allocator continues past everything either path allocated
-  a.allocator.heap = Math.max(a.allocator.heap, b.allocator.heap);
-  a.allocator.stack = Math.max(a.allocator.stack, b.allocator.stack);
-  a.allocator.args = Math.max(a.allocator.args, b.allocator.args);
-  a.allocator.allocatedBytes = Math.max(a.allocator.allocatedBytes, b.allocator.allocatedBytes);
+  a.memory.joinAllocation(b.memory);
   a.depth = Math.max(a.depth, b.depth);
   a.coveredNew = a.coveredNew || b.coveredNew;
   a.coveredSinceMerge = false;
@@ -214,8 +213,8 @@ export function liveRegisters(st: ExecutionState, i: number): (r: number) => boo
 /** Differing bytes of the objects both states bind become ites (`choose(a's, b's)`) in a's copy. */
 function mergeMemory(a: ExecutionState, b: ExecutionState, choose: (x: Expr, y: Expr) => Expr): number {
   let ites = 0;
-  const nb = b.addressSpace.bindings();
-  const na = a.addressSpace.bindings();
+  const nb = b.memory.bindings();
+  const na = a.memory.bindings();
   for (let k = 0; k < na.length; k++) {
     const x = na[k]!;
     const y = nb[k]!;
@@ -227,7 +226,7 @@ function mergeMemory(a: ExecutionState, b: ExecutionState, choose: (x: Expr, y: 
       const p = osa.read8(i);
       const q = osb.read8(i);
       if (p === q) continue;
-      w ??= a.addressSpace.writeableOf(x.mo)!;
+      w ??= a.memory.writeableOf(x.mo)!;
       const pe = typeof p === 'number' ? builder.constant(p, 8) : p;
       const qe = typeof q === 'number' ? builder.constant(q, 8) : q;
       w.write8(i, choose(pe, qe));

@@ -17,7 +17,7 @@ export function setEnviron(ex: Executor, st: ExecutionState): void {
   const gv = ex.km.module.globals.find((g) => g.name === 'environ' && g.initializer !== null);
   if (gv === undefined || ex.envpAddress === 0) return;
   const mo = ex.globalObject(gv);
-  const os = mo !== undefined ? st.addressSpace.writeableOf(mo) : null;
+  const os = mo !== undefined ? st.memory.writeableOf(mo) : null;
   if (os === null || os.size < 8) return;
   os.view.setBigUint64(0, BigInt(ex.envpAddress), true);
 }
@@ -32,9 +32,10 @@ export function libcExit(ex: Executor): KFunction | null {
 /** A NUL-terminated copy of `text` in a new object of st (argv and envp strings). */
 function stringObject(st: ExecutionState, text: string, site: string, name: string): number {
   const bytes = new TextEncoder().encode(text);
-  const mo = st.allocator.allocate(bytes.length + 1, ObjectKind.Fixed, 8, site)!;
+  const os = st.memory.allocate(bytes.length + 1, ObjectKind.Fixed, 8, site)!;
+  const mo = os.mo!;
   mo.name = name;
-  st.addressSpace.bindNew(mo).bytes.set(bytes);
+  os.bytes.set(bytes);
   st.argvObjects.push(mo);
   return mo.address;
 }
@@ -53,9 +54,9 @@ export function buildMainArgs(ex: Executor, st: ExecutionState, kf: KFunction): 
   const site = `${kf.name}():  argv`;
   const ptrs = argv.map((a, i) => stringObject(st, a, site, `arg${i}`));
   const env = opts.environment.map((e, i) => stringObject(st, e, `${kf.name}():  envp`, `env${i}`));
-  const vec = st.allocator.allocate((argv.length + env.length + 2) * 8, ObjectKind.Fixed, 8, site)!;
+  const vos = st.memory.allocate((argv.length + env.length + 2) * 8, ObjectKind.Fixed, 8, site)!;
+  const vec = vos.mo!;
   vec.name = 'argv';
-  const vos = st.addressSpace.bindNew(vec);
   ptrs.forEach((p, i) => vos.view.setBigUint64(i * 8, BigInt(p), true));
   const envp = vec.address + (argv.length + 1) * 8;
   env.forEach((p, i) => vos.view.setBigUint64((argv.length + 1 + i) * 8, BigInt(p), true));

@@ -39,7 +39,7 @@ export const handleWriteConsole: SpecialHandler = (ex, st, ki, args) => {
   const count = concreteU(ex, st, args[2]!, argWidth(ki, 2), 'console write size');
   if (count === 0 || (fd !== 1 && fd !== 2)) return;
   for (const a of resolveAccess(ex, st, args[1] as Scalar, count)) {
-    const os = a.st.addressSpace.stateOf(a.mo)!;
+    const os = a.st.memory.stateOf(a.mo)!;
     const bytes: (number | Expr)[] = new Array<number | Expr>(count);
     for (let i = 0; i < count; i++) bytes[i] = readByte(os, a.offset, i);
     a.st.console = { fd, bytes, prev: a.st.console };

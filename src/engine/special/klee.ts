@@ -12,6 +12,7 @@ import { Msg, Termination } from '../errors.js';
 import { addressInfo, allocSite, resolveExact } from '../exec-memory.js';
 import { fromExpr, toExpr, toUNum, type Scalar, type Val } from '../values.js';
 import { bitsToFp } from '../scalar.js';
+import { wideFloat } from '../wide-float.js';
 import { argWidth, nonZero, readString } from './util.js';
 import type { Executor } from '../executor.js';
 import type { ExecutionState } from '../state.js';
@@ -35,7 +36,7 @@ export const handleMakeSymbolic: SpecialHandler = (ex, st, ki, args) => {
   const sizeW = argWidth(ki, 1);
   for (const r of resolveExact(ex, st, args[0] as Scalar, 'make_symbolic')) {
     r.mo.name = name;
-    const os = r.st.addressSpace.stateOf(r.mo)!;
+    const os = r.st.memory.stateOf(r.mo)!;
     if (os.readOnly) {
       ex.terminateOnError(r.st, 'cannot make readonly object symbolic', Termination.User);
       return;
@@ -136,6 +137,11 @@ export const handleGetValue: SpecialHandler = (ex, st, ki, args) => {
     ex.bindLocal(st, ki, bitsToFp(t.kind, fromExpr(bits) as number | bigint));
     return;
   }
+  if (wideFloat(t.kind) !== null) {
+    // x86_fp80 and fp128 registers hold their unsigned pattern
+    ex.bindLocal(st, ki, typeof v === 'object' ? ex.getValue(st, v as Expr).value : v);
+    return;
+  }
   const w = argWidth(ki, 0);
   if (typeof v !== 'object') ex.bindLocal(st, ki, v);
   else ex.bindLocal(st, ki, fromExpr(ex.getValue(st, toExpr(v as Scalar, w))));
@@ -150,15 +156,14 @@ export const handleDefineFixedObject: SpecialHandler = (ex, st, ki, args) => {
   }
   const addr = toUNum(a, 64);
   const size = toUNum(s, argWidth(ki, 1));
-  const as = st.addressSpace;
   for (let i = 0; i < Math.max(size, 1); i += Math.max(1, Math.floor(size / 64))) {
-    if (as.find(addr + i) !== null) {
+    if (st.memory.bindingAt(addr + i) !== null) {
       ex.terminateOnError(st, 'klee_define_fixed_object: the range overlaps an existing object', Termination.User);
       return;
     }
   }
   const mo = new MemoryObject(addr, size, ObjectKind.Fixed, 1, allocSite(ki));
-  as.bindNew(mo);
+  st.memory.bindObject(mo);
 };
 
 export const handleGetObjSize: SpecialHandler = (ex, st, ki, args) => {
@@ -173,7 +178,7 @@ export const handleCheckMemoryAccess: SpecialHandler = (ex, st, ki, args) => {
     return;
   }
   const addr = Number(a.value);
-  const n = st.addressSpace.resolveOne(addr);
+  const n = st.memory.objectAt(addr);
   if (n === null || addr - n.mo.address + Number(s.value) > n.mo.size) {
     ex.terminateOnError(st, 'check_memory_access: memory error', Termination.Ptr, addressInfo(ex, st, addr));
   }
@@ -197,28 +202,27 @@ export const handleAliasFunction: SpecialHandler = (ex, st) => {
 
 export const handleGetErrno: SpecialHandler = (ex, st, ki) => {
   const mo = ex.errnoObject(st);
-  const os = st.addressSpace.stateOf(mo)!;
+  const os = st.memory.stateOf(mo)!;
   ex.bindLocal(st, ki, ex.km.io.intFromBytes(32, (i) => os.read8(i), 0));
 };
 
 export const handleErrnoLocation: SpecialHandler = (ex, st, ki) => {
-  ex.bindLocal(st, ki, ex.errnoObject(st).address);
+  ex.bindLocal(st, ki, st.memory.pointerOf(ex.errnoObject(st)));
 };
 
 /** A fresh symbolic object of `size` bytes named `name`, read back as a w-bit value. */
 function freshSymbolic(ex: Executor, st: ExecutionState, ki: Parameters<SpecialHandler>[2], name: string, size: number): Expr {
-  const mo = st.allocator.allocate(size, ObjectKind.Stack, size, allocSite(ki))!;
-  st.addressSpace.bindNew(mo);
+  const mo = st.memory.allocate(size, ObjectKind.Stack, size, allocSite(ki))!.mo!;
   mo.name = name;
   ex.executeMakeSymbolic(st, mo, name);
-  const os = st.addressSpace.stateOf(mo)!;
+  const os = st.memory.stateOf(mo)!;
   let e: Expr | null = null;
   for (let i = size - 1; i >= 0; i--) {
     const b = os.read8Expr(i);
     e = e === null ? b : builder.concat(e, b);
   }
   // the object belonged to the runtime function's frame: it is gone after the call
-  st.addressSpace.unbind(mo);
+  st.memory.unbind(mo);
   return e!;
 }
 

@@ -25,8 +25,8 @@ export function memCopy(ex: Executor, st: ExecutionState, dst: Scalar, src: Scal
   for (const d of resolveAccess(ex, st, dst, n)) {
     for (const s of resolveAccess(ex, d.st, src, n)) {
       if (!writable(ex, s.st, d)) continue;
-      const sos = s.st.addressSpace.stateOf(s.mo)!;
-      const dos = s.st.addressSpace.writeableOf(d.mo)!;
+      const sos = s.st.memory.stateOf(s.mo)!;
+      const dos = s.st.memory.writeableOf(d.mo)!;
       if (typeof d.offset === 'number' && typeof s.offset === 'number') copyBytes(dos, d.offset, sos, s.offset, n);
       else {
         const tmp: (number | Expr)[] = [];
@@ -40,7 +40,7 @@ export function memCopy(ex: Executor, st: ExecutionState, dst: Scalar, src: Scal
 }
 
 function writable(ex: Executor, st: ExecutionState, d: Access): boolean {
-  if (st.addressSpace.stateOf(d.mo)!.readOnly) {
+  if (st.memory.stateOf(d.mo)!.readOnly) {
     ex.terminateOnError(st, Msg.readOnly, Termination.ReadOnly);
     return false;
   }
@@ -53,7 +53,7 @@ export function memSet(ex: Executor, st: ExecutionState, dst: Scalar, value: Sca
   const byte: number | Expr = typeof value === 'object' ? builder.extract(value, 0, 8) : Number(value) & 0xff;
   for (const d of resolveAccess(ex, st, dst, n)) {
     if (!writable(ex, d.st, d)) continue;
-    const os = d.st.addressSpace.writeableOf(d.mo)!;
+    const os = d.st.memory.writeableOf(d.mo)!;
     if (typeof d.offset === 'number' && typeof byte === 'number' && os.kinds === null && os.ul === null) os.bytes.fill(byte, d.offset, d.offset + n);
     else for (let i = 0; i < n; i++) writeByte(os, d.offset, i, byte);
     out.push(d.st);

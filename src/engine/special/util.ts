@@ -35,7 +35,7 @@ export function readString(ex: Executor, st: ExecutionState, p: Val): string | n
     ptr = fromExpr(u) as number | bigint;
   }
   const addr = toUNum(ptr, 64);
-  const node = st.addressSpace.resolveOne(addr);
+  const node = st.memory.objectAt(addr);
   if (node === null) {
     ex.terminateOnError(st, 'Invalid string pointer passed to one of the klee_ functions', Termination.User);
     return null;

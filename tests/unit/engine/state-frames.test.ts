@@ -2,13 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import { ExecutionState, StackFrame, StateStatus } from '../../../src/engine/state.js';
 import type { KFunction } from '../../../src/engine/prepare/kinst.js';
 import { ConstraintSet } from '../../../src/solver/layers/constraint-set.js';
-import { AddressSpace, Allocator } from '../../../src/memory/index.js';
+import { ForkingMemory } from '../../../src/memory/index.js';
 import { TRUE } from '../../../src/expr/index.js';
 
 /** A state with one frame of `n` registers (the function is not looked at). */
 function stateWithFrame(n: number): ExecutionState {
   const kf = { name: 'f' } as unknown as KFunction;
-  const st = new ExecutionState(1, [new StackFrame(kf, new Array(n).fill(0), -1)], new ConstraintSet(), new AddressSpace(), new Allocator());
+  const st = new ExecutionState(1, [new StackFrame(kf, new Array(n).fill(0), -1)], new ConstraintSet(), new ForkingMemory());
   return st;
 }
 

@@ -249,7 +249,7 @@ function planValues(members: ExecutionState[], ks: bigint[], k: Expr, c: Quantif
     }
   }
   // memory: bytes of the objects every member binds
-  const bindings = members.map((s) => s.addressSpace.bindings());
+  const bindings = members.map((s) => s.memory.bindings());
   for (let b = 0; b < bindings[0]!.length; b++) {
     const nodes = bindings.map((bs) => bs[b]!);
     if (nodes.some((n) => n.os === null) || nodes.every((n) => n.os === nodes[0]!.os)) continue;
@@ -275,11 +275,11 @@ function planValues(members: ExecutionState[], ks: bigint[], k: Expr, c: Quantif
         }
         fr.regs[r] = fromExpr(term);
       }
-      const own = st.addressSpace.bindings();
+      const own = st.memory.bindings();
       for (const { b, off, term } of byteWrites) {
         // the state's own object at that address (each path made its own MemoryObject)
         const mo = own[b]!.mo;
-        const os = st.addressSpace.writeableOf(mo);
+        const os = st.memory.writeableOf(mo);
         if (os === null) throw new Error(`quantified merge: object ${mo.id} not bound`);
         os.write8(off, term.kind === ExprKind.Constant ? term.toNumber() : term);
       }
@@ -289,10 +289,7 @@ function planValues(members: ExecutionState[], ks: bigint[], k: Expr, c: Quantif
 
 /** What mergeInto does for the state's bookkeeping (allocator, depth, multiplicity, witnesses). */
 function absorb(ex: Executor, a: ExecutionState, b: ExecutionState): void {
-  a.allocator.heap = Math.max(a.allocator.heap, b.allocator.heap);
-  a.allocator.stack = Math.max(a.allocator.stack, b.allocator.stack);
-  a.allocator.args = Math.max(a.allocator.args, b.allocator.args);
-  a.allocator.allocatedBytes = Math.max(a.allocator.allocatedBytes, b.allocator.allocatedBytes);
+  a.memory.joinAllocation(b.memory);
   a.depth = Math.max(a.depth, b.depth);
   a.coveredNew = a.coveredNew || b.coveredNew;
   a.instsSinceCovNew = Math.min(a.instsSinceCovNew, b.instsSinceCovNew);
