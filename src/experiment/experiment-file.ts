@@ -18,10 +18,11 @@
  *     - { name: static, options: [--state-merging=static] }
  *     - { name: random, options: [--search=random-path, '--seed={rep}'] }   # {rep}: 1, 2, 3
  *
- * Paths are relative to the experiment file. Results go to `output` (default: the file's name
- * without extension, `-results`, beside it).
+ * Paths are relative to the experiment file, with `~` and `${VAR:-default}` expanded. Results
+ * go to `output` (default: the file's name without extension, `-results`, beside it).
  */
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
@@ -163,6 +164,21 @@ function describeSchemaError(errors: ErrorObject[]): string {
   }
 }
 
+/**
+ * A program path with `~` (the home directory) and `${NAME}` / `${NAME:-default}` (the
+ * environment) expanded: bitcode built outside the repository (scripts/subjects/ caches it in
+ * `${TSKLEE_SUBJECTS:-~/.cache/tsklee/subjects}`).
+ */
+export function expandPath(p: string, file: string): string {
+  const expanded = p.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, dflt: string | undefined) => {
+    const v = process.env[name];
+    if (v !== undefined && v !== '') return v;
+    if (dflt !== undefined) return dflt;
+    throw new ExperimentFileError(`${file}: \${${name}} in '${p}' is not set`);
+  });
+  return expanded === '~' || expanded.startsWith('~/') ? homedir() + expanded.slice(1) : expanded;
+}
+
 /** Parses and checks an experiment file's text (YAML, of which JSON is a part). */
 export function parseExperiment(text: string, file: string): Experiment {
   let data: unknown;
@@ -190,10 +206,11 @@ export function parseExperiment(text: string, file: string): Experiment {
   unique('configurations', x.configurations.map((c) => c.name));
   const baseline = x.baseline ?? x.configurations[0]!.name;
   if (!x.configurations.some((c) => c.name === baseline)) throw new ExperimentFileError(`${file}: baseline '${baseline}' is not one of the configurations (${x.configurations.map((c) => c.name).join(', ')})`);
+  const path = (p: string): string => resolve(dir, expandPath(p, file));
   const programs = x.programs.map((p) => ({
     ...p,
-    ...(p.source !== undefined ? { source: resolve(dir, p.source) } : {}),
-    ...(p.bitcode !== undefined ? { bitcode: resolve(dir, p.bitcode) } : {}),
+    ...(p.source !== undefined ? { source: path(p.source) } : {}),
+    ...(p.bitcode !== undefined ? { bitcode: path(p.bitcode) } : {}),
   }));
   const stem = basename(file, extname(file));
   return {

@@ -4,10 +4,10 @@
  * table takes medians, ranges and ratios from the cells' results.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { ExperimentFileError, parseExperiment, type Experiment } from '../../../src/experiment/experiment-file.js';
+import { ExperimentFileError, expandPath, parseExperiment, type Experiment } from '../../../src/experiment/experiment-file.js';
 import { cells, programInstances } from '../../../src/experiment/matrix.js';
 import { writeCellResult, cellSignature } from '../../../src/experiment/results.js';
 import { aggregate, csvTable, markdownTable, median, METRICS } from '../../../src/experiment/table.js';
@@ -73,6 +73,16 @@ describe('experiment file', () => {
       expect(msg).not.toContain('\n');
     }
     expect(errorOf('{"name": ', 'x.json')).toMatch(/^x\.json: not valid JSON/);
+  });
+});
+
+describe('program paths', () => {
+  it('expand ~ and ${VAR:-default}', () => {
+    process.env.TSKLEE_TEST_SUBJECTS = '/cache';
+    expect(expandPath('${TSKLEE_TEST_SUBJECTS}/x.bc', 'f')).toBe('/cache/x.bc');
+    expect(expandPath('${TSKLEE_TEST_UNSET:-~/.c}/x.bc', 'f')).toBe(`${homedir()}/.c/x.bc`);
+    expect(() => expandPath('${TSKLEE_TEST_UNSET}/x.bc', 'f.yaml')).toThrow("f.yaml: ${TSKLEE_TEST_UNSET} in '${TSKLEE_TEST_UNSET}/x.bc' is not set");
+    delete process.env.TSKLEE_TEST_SUBJECTS;
   });
 });
 
