@@ -5,8 +5,9 @@
  * unless --sym-stdin made it a symbolic file; writing fd 1 or 2 goes to the engine's record of
  * the state's output through __tsklee_write_console (unless --sym-stdout). Console fds behave
  * like pipes: lseek fails with ESPIPE, they are not terminals (isatty = 0). A symbolic file
- * (--sym-stdin, --sym-stdout, --sym-files) is a terminal when its symbolic st_mode says
- * character device, as in KLEE's model: isatty, tcgetattr and TIOCGWINSZ fork on it.
+ * is a terminal when its symbolic st_mode says character device, as in KLEE's model: isatty,
+ * tcgetattr and TIOCGWINSZ fork on it. Only --sym-stdout's mode is free (env.c makes stdin and
+ * the --sym-files regular files, as a replay builds them).
  */
 #include "internal.h"
 #include <klee/klee.h>

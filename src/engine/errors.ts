@@ -84,6 +84,7 @@ export const Msg = {
   concretizedSize: 'concretized symbolic size',
   halting: 'Execution halting.',
   maxDepth: 'max-depth exceeded.',
+  memoryLimit: 'Memory limit exceeded.',
   stackOverflow: 'stack overflow',
 } as const;
 

@@ -34,6 +34,7 @@ import { TestWriter, type RunOutput } from './test-output.js';
 import { buildMainArgs, libcExit, setEnviron } from './prepare/startup.js';
 import { applyFunctionAliases } from './prepare/function-alias.js';
 import { StaticLimitTracker } from './static-limits.js';
+import { MemoryCap, statesToEnd } from './memory-cap.js';
 import { interpretTraced } from './trace.js';
 import type { Module } from '../ir/module.js';
 import type { CallPathCounts } from './coverage.js';
@@ -167,9 +168,12 @@ export class Executor {
     this.covered = new Float64Array(this.km.instructions.length);
     this.edgeTaken = new Float64Array(this.km.edgeCount);
     this.staticLimits = StaticLimitTracker.create(this.opts, this.km.instructions.length);
+    this.memoryCap = new MemoryCap({ capMB: this.opts.maxMemory, inhibit: this.opts.maxMemoryInhibit });
     this.km.io.arrayValueChoice = this.opts.optimizeArray === 'value' || this.opts.optimizeArray === 'all';
     this.writer = new TestWriter(this, output);
     for (const w of this.km.warnings) this.warning(w);
+    const heapWarning = this.memoryCap.heapLimitWarning();
+    if (heapWarning !== null) this.warning(heapWarning);
     for (const [from, to] of aliased) this.message(`function ${from} aliased to ${to} (--function-alias)`);
   }
 
@@ -324,6 +328,7 @@ export class Executor {
     const maxTimeMs = this.opts.maxTime > 0 ? this.opts.maxTime * 1000 : Infinity;
     let lastYield = Date.now();
     let interrupted = false;
+    let steps = 0;
     const searcher = this.searcher;
     // in a parallel exploration a worker that runs dry waits for states of another (parallel/)
     while (this.haltReason === null && (!searcher.empty() || (sharing !== null && (await sharing.waitForWork())))) {
@@ -342,6 +347,8 @@ export class Executor {
       if (alarm !== null && this.instructions >= alarm.at) alarm.ring();
       this.updateStates(st);
       if (sharing !== null) sharing.afterStep();
+      // memory can grow fast between yields (a fork copies what its state writes next)
+      if ((++steps & 15) === 0) this.checkMemory();
       const now = Date.now();
       if (now - lastYield >= 50) {
         lastYield = now;
@@ -524,17 +531,25 @@ export class Executor {
     this.updateStates(null);
   }
 
-  private lastMemoryCheck = 0;
+  /** --max-memory (memory-cap.ts): checked every 16 steps and at every yield of the run loop (~20 times a second). */
+  private readonly memoryCap: MemoryCap;
 
-  /** --max-memory: above it, forks are inhibited (KLEE's MaxMemoryInhibit). Checked once a second. */
   private checkMemory(): void {
-    if (this.opts.maxMemory <= 0) return;
-    const now = Date.now();
-    if (now - this.lastMemoryCheck < 1000) return;
-    this.lastMemoryCheck = now;
-    const mb = process.memoryUsage.rss() / (1024 * 1024);
-    this.atMemoryLimit = mb > this.opts.maxMemory;
+    if (!this.memoryCap.enabled) return;
+    const paused = this.pausedSet;
+    const c = this.memoryCap.check(this.liveStates.size - paused.size);
+    this.atMemoryLimit = c.atLimit;
+    if (c.statesToEnd === 0) return;
+    const candidates = [...this.liveStates].filter((s) => s.status === StateStatus.Running && !paused.has(s));
+    const victims = statesToEnd(candidates, c.statesToEnd, this.rng);
+    this.warning(`killing ${victims.length} states (over memory cap: ${Math.round(c.used / (1024 * 1024))}MB)`);
+    for (const st of victims) this.terminateEarly(st, Msg.memoryLimit, Termination.OutOfMemory);
+    this.statesEndedAtMemoryCap += victims.length;
+    this.updateStates(null);
   }
+
+  /** States ended because the run was over --max-memory. */
+  statesEndedAtMemoryCap = 0;
 
   atMemoryLimit = false;
 

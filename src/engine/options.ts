@@ -31,8 +31,14 @@ export interface EngineOptions {
   maxForks: number;
   /** Only allow this many symbolic branches per path (--max-depth; 0 = no limit). */
   maxDepth: number;
-  /** Stop forking above this much heap used by tsklee, in MB (--max-memory; 0 = no limit). Default 2000. */
+  /**
+   * Memory cap in MB (--max-memory; 0 = none; default 2000): near it forking is inhibited, over
+   * it states are ended so that exploration goes on (engine/memory-cap.ts). Counts V8's heap,
+   * buffers and the embedded z3's heap (util/memory-use.ts).
+   */
   maxMemory: number;
+  /** Inhibit forking near --max-memory (KLEE's --max-memory-inhibit). Default true. */
+  maxMemoryInhibit: boolean;
   /** Per-query solver timeout in seconds (--max-solver-time; 0 = none). */
   maxSolverTime: number;
   /** Only write tests for states that covered new code (--only-output-states-covering-new). */
@@ -211,6 +217,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   maxForks: -1,
   maxDepth: 0,
   maxMemory: 2000,
+  maxMemoryInhibit: true,
   maxSolverTime: 0,
   onlyOutputStatesCoveringNew: false,
   emitAllErrors: false,

@@ -18,10 +18,10 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, writeFileAtomic, type RunDoneStats } from '../../output/index.js';
 import { explore } from '../../engine/explore.js';
-import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, Z3Solver, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
+import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, Z3Solver, z3HeapBounds, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
 import { solverStatsColumns } from '../../output/run-stats.js';
 import { countingBackend } from '../../solver/solver.js';
-import { COVERAGE_COLUMNS, MERGING_COLUMNS } from '../../engine/stats-tracker.js';
+import { COVERAGE_COLUMNS, MEMORY_COLUMNS, MERGING_COLUMNS } from '../../engine/stats-tracker.js';
 import { formatCoveredInstructions, statsEngineOptions, statsFilesWanted, statsSinks, writeCoverage, type StatsRunArgs } from '../run-statistics.js';
 import { DEFAULT_OPTIONS, resolveOptions, type EngineOptions } from '../../engine/options.js';
 import { EXIT_ON_ERROR_NAMES } from '../../engine/errors.js';
@@ -58,6 +58,7 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   maxForks?: number;
   maxDepth?: number;
   maxMemory?: number;
+  maxMemoryInhibit?: boolean;
   maxSolverTime?: string;
   onlyOutputStatesCoveringNew?: boolean;
   emitAllErrors?: boolean;
@@ -79,6 +80,8 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   useCexCache?: boolean;
   useBranchCache?: boolean;
   useFastSolver?: boolean;
+  queryCacheSize?: number;
+  cexCacheSize?: number;
   debugValidateSolver?: boolean;
   debugValidateSolverBackend?: string;
   arrayEncoding?: string;
@@ -205,6 +208,9 @@ function withRunOptions(y: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return y;
 }
 
+/** How long a solver query may run on past --max-time before it is stopped. */
+const MAX_TIME_GRACE_MS = 5000;
+
 export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
   command: 'run <input> [args..]',
   describe: 'Symbolically execute a program: every feasible path, a test per path, a report per bug (like klee)',
@@ -246,6 +252,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       useCexCache: argv.useCexCache,
       useBranchCache: argv.useBranchCache,
       useFastSolver: argv.useFastSolver,
+      queryCacheCapacity: argv.queryCacheSize,
+      cexCacheCapacity: argv.cexCacheSize,
       // KLEE's assignment-validating solver is part of tsklee's validating layer
       debugValidateSolver: argv.debugValidateSolver === true || argv.debugAssignmentValidatingSolver === true ? true : argv.debugValidateSolver,
       arrayEncoding: choice(argv.arrayEncoding, ARRAY_ENCODINGS, 'array-encoding'),
@@ -272,12 +280,17 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     let coreP: Promise<Solver> | undefined;
     let oracleP: Promise<Solver> | undefined;
     try {
+      const maxMemoryMB = argv.maxMemory ?? DEFAULT_OPTIONS.maxMemory;
+      // --max-time bounds a solver query too (KLEE's would run on past it): one still running
+      // MAX_TIME_GRACE_MS after the run's end is stopped, those after it are short
+      const maxTimeS = argv.maxTime !== undefined ? parseTimeSpan(argv.maxTime, 'max-time') : 0;
+      const stopAt = maxTimeS > 0 ? Date.now() + maxTimeS * 1000 + MAX_TIME_GRACE_MS : undefined;
       const backendName = solverBackendArg(argv.solverBackend, 'solver-backend');
       // a parallel exploration's workers start their own solvers
-      coreP = jobs > 1 ? undefined : createBackend(backendName, solverOpts.timeoutMs);
+      coreP = jobs > 1 ? undefined : createBackend(backendName, solverOpts.timeoutMs, maxMemoryMB, stopAt);
       coreP?.catch(() => {}); // reported where it is awaited
       if (argv.debugValidateSolver === true && argv.debugValidateSolverBackend !== undefined) {
-        oracleP = createBackend(solverBackendArg(argv.debugValidateSolverBackend, 'debug-validate-solver-backend'), solverOpts.timeoutMs);
+        oracleP = createBackend(solverBackendArg(argv.debugValidateSolverBackend, 'debug-validate-solver-backend'), solverOpts.timeoutMs, maxMemoryMB);
         oracleP.catch(() => {});
       }
       const loaded = await loadProgram([bcPath], { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none', userMain: posixRuntime ? argv.entryPoint : undefined }, { onWarning: (m) => process.stderr.write(`tsklee: warning: ${m}\n`) });
@@ -294,6 +307,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         maxForks: argv.maxForks,
         maxDepth: argv.maxDepth,
         maxMemory: argv.maxMemory,
+        maxMemoryInhibit: argv.maxMemoryInhibit,
         maxSolverTime: argv.maxSolverTime !== undefined ? parseTimeSpan(argv.maxSolverTime, 'max-solver-time') : undefined,
         onlyOutputStatesCoveringNew: argv.onlyOutputStatesCoveringNew,
         emitAllErrors: argv.emitAllErrors,
@@ -327,7 +341,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       const core = (await coreP)!;
       const oracle = await oracleP;
       // stage 4's own z3, under the fallback's time limit (the core keeps --max-solver-time)
-      if (solverOpts.quantifiers === true) solverOpts.quantifierBackend = new Z3Solver({ timeoutMs: Math.max(1, Math.round(fallbackTime * 1000)) });
+      if (solverOpts.quantifiers === true) solverOpts.quantifierBackend = new Z3Solver({ timeoutMs: Math.max(1, Math.round(fallbackTime * 1000)), ...z3HeapBounds(maxMemoryMB) });
       if (solverOpts.ilpPrecheck === true) solverOpts.ilp = await HighsIlp.create();
       const out = createOutputDir({ outputDir: argv.outputDir, base: dirname(resolve(input)) });
       // --write-smt2s: besides each test's path condition, every query the backend gets
@@ -353,7 +367,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       const commandLine = ['tsklee', ...process.argv.slice(2)];
       out.writeInfo(formatInfoHeader({ argv: commandLine, pid: process.pid, start }));
       const wanted = statsFilesWanted(resolveOptions(opts));
-      const stats = wanted.stats ? await out.openRunStats({ extraColumns: [...solverStatsColumns(solver.stats()), ...COVERAGE_COLUMNS, ...MERGING_COLUMNS], commitEvery: argv.statsCommitAfter }) : null;
+      const stats = wanted.stats ? await out.openRunStats({ extraColumns: [...solverStatsColumns(solver.stats()), ...COVERAGE_COLUMNS, ...MERGING_COLUMNS, ...MEMORY_COLUMNS], commitEvery: argv.statsCommitAfter }) : null;
       let interrupted: string | null = null;
       const progress = ProgressLine.forStream(process.stderr);
       const onSigint = (): void => {

@@ -92,7 +92,8 @@ export async function runThreadWorker(): Promise<void> {
   try {
     const shared = new Int32Array(setup.shared);
     const inbox = new Inbox(port);
-    const core = await createBackend(setup.backend, setup.solver.timeoutMs);
+    // z3's heap bounded as the single-process run's (--max-memory)
+    const core = await createBackend(setup.backend, setup.solver.timeoutMs, setup.engine.maxMemory ?? 0);
     const solverOpts = { ...setup.solver, ...(setup.solver.ilpPrecheck === true ? { ilp: await HighsIlp.create() } : {}) };
     const solver = buildChain(core, solverOpts);
     const loaded = await loadProgram([setup.bitcode], setup.load, { onWarning: (m) => post({ t: 'warning', text: m, kind: 'WARNING' }) });
