@@ -50,8 +50,10 @@ export interface Aggregate {
   median: number | null;
   min: number | null;
   max: number | null;
-  /** Repetitions that did not end ok (failed or missing). */
+  /** Repetitions that ran and did not end ok. */
   missing: number;
+  /** Repetitions not run yet (no cell.json). */
+  notRun: number;
   /** Some repetition hit its time limit (a time is then a lower bound). */
   unfinished: boolean;
 }
@@ -64,12 +66,14 @@ export function aggregate(x: Experiment, metric: MetricDef): Aggregate[] {
     for (const c of x.configurations) {
       const values: number[] = [];
       let missing = 0;
+      let notRun = 0;
       let unfinished = false;
       for (const cell of all) {
         if (cell.instance.key !== inst.key || cell.config.name !== c.name) continue;
         const r = readCellResult(x, cell);
         const v = r !== null && r.status === 'ok' ? metric.value(r) : null;
-        if (v === null) missing++;
+        if (r === null) notRun++;
+        else if (v === null) missing++;
         else values.push(v);
         if (r?.metrics?.finished === false) unfinished = true;
       }
@@ -81,6 +85,7 @@ export function aggregate(x: Experiment, metric: MetricDef): Aggregate[] {
         min: values.length > 0 ? Math.min(...values) : null,
         max: values.length > 0 ? Math.max(...values) : null,
         missing,
+        notRun,
         unfinished,
       });
     }
@@ -98,11 +103,16 @@ function ratio(a: Aggregate, base: Aggregate | undefined): number | null {
 }
 
 function cellText(a: Aggregate, def: MetricDef): string {
-  if (a.median === null) return a.missing > 0 ? 'failed' : '';
+  if (a.median === null) return a.missing > 0 ? 'failed' : a.notRun > 0 ? 'not run' : '';
   const mark = a.unfinished && def.unit === 's' ? '+' : '';
   const range = a.values.length > 1 ? ` (${fmt(a.min!, def.digits)}–${fmt(a.max!, def.digits)})` : '';
-  const lost = a.missing > 0 ? ` [${a.missing} failed]` : '';
+  const lost = (a.missing > 0 ? ` [${a.missing} failed]` : '') + (a.notRun > 0 ? ` [${a.notRun} not run]` : '');
   return `${fmt(a.median, def.digits)}${mark}${range}${lost}`;
+}
+
+/** Two significant digits below 1 (0.0027, not 0.00), two decimals above. */
+export function ratioText(r: number): string {
+  return r >= 1 || r === 0 ? r.toFixed(2) : r.toPrecision(2);
 }
 
 /** The Markdown table of one metric. */
@@ -120,7 +130,7 @@ export function markdownTable(x: Experiment, metricName: string): string {
     const base = by(x.baseline);
     const ratios = others.map((c) => {
       const r = ratio(by(c), base);
-      return r === null ? '' : `${r.toFixed(2)}×`;
+      return r === null ? '' : `${ratioText(r)}×`;
     });
     lines.push(`| ${[inst.program, ...(sized ? [inst.size === undefined ? '' : String(inst.size)] : []), ...configs.map((c) => cellText(by(c), def)), ...ratios].join(' | ')} |`);
   }
@@ -132,7 +142,7 @@ const csvField = (s: string): string => (/[",\n]/.test(s) ? `"${s.replace(/"/g, 
 
 /** CSV: one line per program × configuration × metric. */
 export function csvTable(x: Experiment, metricNames: string[]): string {
-  const lines = ['program,size,configuration,metric,unit,median,min,max,repetitions,failed,unfinished,ratio_to_baseline'];
+  const lines = ['program,size,configuration,metric,unit,median,min,max,repetitions,failed,not_run,unfinished,ratio_to_baseline'];
   for (const name of metricNames) {
     const def = METRICS[name]!;
     const aggs = aggregate(x, def);
@@ -140,7 +150,7 @@ export function csvTable(x: Experiment, metricNames: string[]): string {
       const base = aggs.find((b) => b.instance.key === a.instance.key && b.config === x.baseline);
       const r = ratio(a, base);
       const num = (v: number | null): string => (v === null ? '' : String(Number(v.toFixed(6))));
-      lines.push([a.instance.program, a.instance.size === undefined ? '' : String(a.instance.size), a.config, name, def.unit, num(a.median), num(a.min), num(a.max), String(a.values.length), String(a.missing), String(a.unfinished), num(r)].map(csvField).join(','));
+      lines.push([a.instance.program, a.instance.size === undefined ? '' : String(a.instance.size), a.config, name, def.unit, num(a.median), num(a.min), num(a.max), String(a.values.length), String(a.missing), String(a.notRun), String(a.unfinished), num(r)].map(csvField).join(','));
     }
   }
   return `${lines.join('\n')}\n`;

@@ -86,7 +86,7 @@ describe('tsklee experiment', () => {
     expect(md.stdout).toContain('| branchy | 3 | 8 (8–8) | 8 (8–8) | 1.00× |');
     expect(md.stdout).toContain('| divide |  | 1 (1–1) | 1 (1–1) | 1.00× |');
     const csv = tsklee(['experiment', 'table', 'small.yaml', '--format', 'csv', '--metric', 'paths'], dir);
-    expect(csv.stdout.split('\n')).toContain('branchy,2,random,paths,,4,4,4,2,0,false,1');
+    expect(csv.stdout.split('\n')).toContain('branchy,2,random,paths,,4,4,4,2,0,0,false,1');
   });
 
   it('draws coverage over time, speed-up over sizes and the scatter, as SVG and PNG', () => {
@@ -100,6 +100,15 @@ describe('tsklee experiment', () => {
       expect(png.subarray(1, 4).toString()).toBe('PNG');
     }
     expect(readFileSync(join(dir, 'plots', 'small-coverage.svg'), 'utf8')).toContain('branchy (3)');
+    expect(readFileSync(join(dir, 'plots', 'small-speedup.svg'), 'utf8')).toContain('median wall time');
+    // CPU seconds instead of wall seconds (steadier on a loaded machine)
+    const cpu = tsklee(['experiment', 'plot', 'small.yaml', '--kind', 'speedup,scatter', '--metric', 'cpu', '--output-dir', 'plots-cpu'], dir);
+    expect(cpu.code).toBe(0);
+    expect(readFileSync(join(dir, 'plots-cpu', 'small-speedup.svg'), 'utf8')).toContain('median user CPU time');
+    expect(readFileSync(join(dir, 'plots-cpu', 'small-scatter.svg'), 'utf8')).toContain('user CPU time against dfs');
+    const bad = tsklee(['experiment', 'plot', 'small.yaml', '--metric', 'paths'], dir);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe('tsklee: error: --metric=paths: expected one of time, cpu, solver\n');
   });
 
   it('refuses a bad experiment file in one line', () => {

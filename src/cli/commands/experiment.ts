@@ -4,7 +4,7 @@
  *   run FILE [--jobs N] [--queue redis://HOST:PORT [--store DIR]]
  *       the cells not done yet, on this machine's cores or through a job queue
  *   table FILE [--metric time,paths,…] [--format markdown|csv] [--output FILE]
- *   plot FILE [--kind coverage,speedup,scatter] [--format svg|png] [--output-dir DIR]
+ *   plot FILE [--kind coverage,speedup,scatter] [--metric time|cpu|solver] [--format svg|png] [--output-dir DIR]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { ExperimentFileError, loadExperiment, type Experiment } from '../../experiment/experiment-file.js';
 import { runExperimentLocally } from '../../experiment/local-runner.js';
 import { csvTable, DEFAULT_TABLE_METRICS, markdownTable, METRICS } from '../../experiment/table.js';
-import { defaultPlots, PLOT_KINDS, plotSvg, svgToPng, type PlotKind } from '../../experiment/plots.js';
+import { defaultPlots, PLOT_KINDS, PLOT_TIME_METRICS, plotSvg, svgToPng, type PlotKind, type PlotTimeMetric } from '../../experiment/plots.js';
 import type { GlobalArgs } from '../context.js';
 import { UsageError, writeStdout } from '../errors.js';
 
@@ -98,11 +98,13 @@ async function plotHandler(argv: ExperimentArgs): Promise<void> {
   const x = load(argv.file);
   const kinds = names<PlotKind>(argv.kind, PLOT_KINDS, 'kind', defaultPlots(x));
   const formats = names(argv.format, ['svg', 'png'] as const, 'format', ['svg']);
+  const metrics = names<PlotTimeMetric>(argv.metric, PLOT_TIME_METRICS, 'metric', ['time']);
+  if (metrics.length !== 1) throw new UsageError(`--metric=${argv.metric}: one of ${PLOT_TIME_METRICS.join(', ')}`);
   const dir = argv.outputDir ?? join(x.outputDir, 'plots');
   mkdirSync(dir, { recursive: true });
   let wrote = 0;
   for (const kind of kinds) {
-    const svg = await plotSvg(x, kind);
+    const svg = await plotSvg(x, kind, metrics[0]);
     if (svg === null) {
       process.stderr.write(`tsklee: experiment: no ${kind} plot: ${kind === 'speedup' ? 'no program has numeric sizes with results' : 'no results yet'}\n`);
       continue;
@@ -151,6 +153,7 @@ export const experimentCommand: CommandModule<GlobalArgs, ExperimentArgs> = {
         builder: (b) =>
           withFile(b)
             .option('kind', { type: 'string', describe: `comma-separated: ${PLOT_KINDS.join(', ')} (default: all that apply)` })
+            .option('metric', { type: 'string', describe: `the time of the speed-up and scatter plots: ${PLOT_TIME_METRICS.join(', ')} (default time: wall seconds)` })
             .option('format', { type: 'string', describe: 'svg (default), png, or svg,png' })
             .option('output-dir', { type: 'string', describe: 'where to write (default: RESULTS/plots)' }),
         handler: plotHandler,

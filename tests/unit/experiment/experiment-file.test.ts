@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { ExperimentFileError, expandPath, parseExperiment, type Experiment } from '../../../src/experiment/experiment-file.js';
 import { cells, programInstances } from '../../../src/experiment/matrix.js';
 import { writeCellResult, cellSignature } from '../../../src/experiment/results.js';
-import { aggregate, csvTable, markdownTable, median, METRICS } from '../../../src/experiment/table.js';
+import { aggregate, csvTable, markdownTable, median, METRICS, ratioText } from '../../../src/experiment/table.js';
 import type { CellMetrics } from '../../../src/experiment/cell.js';
 
 const GOOD = `
@@ -104,6 +104,10 @@ describe('table', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tsklee-exp-table-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('writes small ratios with two significant digits, not as 0.00', () => {
+    expect([ratioText(0.00027), ratioText(0.11), ratioText(1), ratioText(12.345), ratioText(0)]).toEqual(['0.00027', '0.11', '1.00', '12.35', '0.00']);
+  });
+
   const metrics = (paths: number, finished = true): CellMetrics => ({
     cpuSeconds: 1,
     runSeconds: 1,
@@ -150,9 +154,15 @@ describe('table', () => {
     const md = markdownTable(x, 'time');
     expect(md).toContain('| p | 3.00+ (2.00–4.00) | 1.25+ (1.00–1.50) [1 failed] | 0.42× |');
     const csv = csvTable(x, ['paths']).trim().split('\n');
-    expect(csv[0]).toBe('program,size,configuration,metric,unit,median,min,max,repetitions,failed,unfinished,ratio_to_baseline');
-    expect(csv[1]).toBe('p,,none,paths,,20,10,30,3,0,true,1');
-    expect(csv[2]).toBe('p,,static,paths,,15,10,20,2,1,true,0.75');
+    expect(csv[0]).toBe('program,size,configuration,metric,unit,median,min,max,repetitions,failed,not_run,unfinished,ratio_to_baseline');
+    expect(csv[1]).toBe('p,,none,paths,,20,10,30,3,0,0,true,1');
+    expect(csv[2]).toBe('p,,static,paths,,15,10,20,2,1,0,true,0.75');
     expect(median([5, 1, 3, 2])).toBe(2.5);
+  });
+
+  it('tells cells not run yet from failed ones', () => {
+    const x: Experiment = { ...parseExperiment(GOOD, join(dir, 'fresh', 'sweep.yaml')), programs: [{ name: 'q', bitcode: '/q.bc' }] };
+    expect(markdownTable(x, 'paths')).toContain('| q | not run | not run |  |');
+    expect(csvTable(x, ['paths']).split('\n')[1]).toBe('q,,none,paths,,,,,0,0,3,false,');
   });
 });
