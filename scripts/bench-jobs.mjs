@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
  * Parallel exploration's speed-up (`tsklee run --jobs N`): the time to finish an exhaustive
- * exploration and paths per second at 1, 2 and 4 workers, on ../shared/bench/*.c and a
- * coreutils-style program (fixtures/coreutils/cut.c with symbolic arguments and stdin).
+ * exploration and paths per second at 1, 2 and 4 workers, on ../shared/bench/*.c, a
+ * path-heavy program with concrete work on every path (bench/parallel/paths-work.c: 4096
+ * paths) and a coreutils-style program (fixtures/coreutils/cut.c with symbolic arguments and
+ * stdin).
  *
- *   node scripts/bench-jobs.mjs [--jobs 1,2,4] [--repeat 3] [--programs paths,strparse,concrete,trivial,cut]
+ *   node scripts/bench-jobs.mjs [--jobs 1,2,4] [--repeat 3] [--programs paths,strparse,concrete,trivial,paths-work,cut]
  *
  * Runs are interleaved (every program × jobs once, then again), one at a time, output on
  * /dev/shm. Wall time is the median; CPU is user + system of the whole process (GNU time), the
@@ -26,7 +28,7 @@ const arg = (name, dflt) => {
 };
 const jobsList = arg('jobs', '1,2,4').split(',').map(Number);
 const repeat = Number(arg('repeat', '3'));
-const names = arg('programs', 'paths,strparse,concrete,trivial,cut').split(',');
+const names = arg('programs', 'paths,strparse,concrete,trivial,paths-work,cut').split(',');
 const work = existsSync('/dev/shm') ? '/dev/shm/tsklee-bench-jobs' : '/tmp/tsklee-bench-jobs';
 mkdirSync(work, { recursive: true });
 
@@ -35,13 +37,19 @@ const PROGRAMS = {
   strparse: { src: join(BENCH, 'strparse.c'), args: [] },
   concrete: { src: join(BENCH, 'concrete.c'), args: [] },
   trivial: { src: join(BENCH, 'trivial.c'), args: [] },
+  'paths-work': { src: join(ROOT, 'bench', 'parallel', 'paths-work.c'), cflags: ['-DN=12', '-DW=2000'], args: [], label: 'paths-work.c (N=12, W=2000)' },
   cut: { src: join(ROOT, 'fixtures', 'coreutils', 'cut.c'), opts: ['--libc=tsklee', '--posix-runtime'], args: ['--sym-args', '0', '2', '3', '--sym-stdin', '4'], label: 'cut.c --sym-args 0 2 3 --sym-stdin 4' },
 };
+
+for (const n of names) if (!(n in PROGRAMS)) {
+  process.stderr.write(`bench-jobs: unknown program '${n}' (${Object.keys(PROGRAMS).join(', ')})\n`);
+  process.exit(2);
+}
 
 function compile(name) {
   const p = PROGRAMS[name];
   const bc = join(work, `${name}.bc`);
-  execFileSync('clang-16', ['-emit-llvm', '-c', '-g', '-O0', '-Xclang', '-disable-O0-optnone', `-I${join(ROOT, 'runtime', 'include')}`, p.src, '-o', bc]);
+  execFileSync('clang-16', ['-emit-llvm', '-c', '-g', '-O0', '-Xclang', '-disable-O0-optnone', `-I${join(ROOT, 'runtime', 'include')}`, ...(p.cflags ?? []), p.src, '-o', bc]);
   return bc;
 }
 
@@ -57,10 +65,11 @@ function once(name, bc, jobs) {
   const [user, sys] = readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
   const info = readFileSync(join(out, 'info'), 'utf8');
   const paths = Number(/KLEE: done: completed paths = (\d+)/.exec(info)[1]);
+  const tests = Number(/KLEE: done: generated tests = (\d+)/.exec(info)[1]);
   const moved = Number(/(\d+) states handed over/.exec(info)?.[1] ?? 0);
   const instructions = Number(/KLEE: done: total instructions = (\d+)/.exec(info)[1]);
   rmSync(out, { recursive: true, force: true });
-  return { wall, cpu: user + sys, paths, moved, instructions };
+  return { wall, cpu: user + sys, paths, tests, moved, instructions };
 }
 
 const median = (xs) => {
@@ -76,14 +85,14 @@ for (let r = 0; r < repeat; r++) {
     for (const j of jobsList) {
       const x = once(n, bcs[n], j);
       (results[`${n}/${j}`] ??= []).push(x);
-      process.stderr.write(`${n} --jobs=${j} #${r + 1}: ${x.wall.toFixed(2)} s wall, ${x.cpu.toFixed(2)} s CPU, ${x.paths} paths, ${x.moved} handed over\n`);
+      process.stderr.write(`${n} --jobs=${j} #${r + 1}: ${x.wall.toFixed(2)} s wall, ${x.cpu.toFixed(2)} s CPU, ${x.paths} paths, ${x.tests} tests, ${x.moved} handed over\n`);
     }
   }
   loads.push(loadavg()[0]);
 }
 const lines = [
-  '| program | workers | paths | wall s (median, min–max) | speed-up | paths/s | CPU s | instructions | states handed over |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  '| program | workers | paths | tests | wall s (median, min–max) | speed-up | paths/s | CPU s | instructions | states handed over |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 ];
 for (const n of names) {
   const base = median(results[`${n}/1`]?.map((x) => x.wall) ?? [NaN]);
@@ -92,7 +101,7 @@ for (const n of names) {
     const w = median(xs.map((x) => x.wall));
     const walls = xs.map((x) => x.wall);
     lines.push(
-      `| ${PROGRAMS[n].label ?? `${n}.c`} | ${j} | ${xs[0].paths} | ${w.toFixed(2)} (${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)}) | ${(base / w).toFixed(2)}× | ${(xs[0].paths / w).toFixed(0)} | ${median(xs.map((x) => x.cpu)).toFixed(2)} | ${median(xs.map((x) => x.instructions))} | ${median(xs.map((x) => x.moved))} |`,
+      `| ${PROGRAMS[n].label ?? `${n}.c`} | ${j} | ${[...new Set(xs.map((x) => x.paths))].join('/')} | ${[...new Set(xs.map((x) => x.tests))].join('/')} | ${w.toFixed(2)} (${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)}) | ${(base / w).toFixed(2)}× | ${(xs[0].paths / w).toFixed(0)} | ${median(xs.map((x) => x.cpu)).toFixed(2)} | ${median(xs.map((x) => x.instructions))} | ${median(xs.map((x) => x.moved))} |`,
     );
   }
 }
