@@ -22,6 +22,8 @@ export interface ParallelRunSetup {
   engine: Partial<EngineOptions>;
   backend: SolverBackendName;
   solver: SolverOptions;
+  /** The run's end for solver checks (--max-time plus a grace), as the single-thread run's. */
+  solverStopAt?: number;
 }
 
 /** Options a parallel exploration cannot honour, by the flag that set them. */
@@ -64,6 +66,7 @@ export async function runParallel(s: ParallelRunSetup): Promise<void> {
       engine: s.engine,
       backend: s.backend,
       solver: s.solver,
+      ...(s.solverStopAt !== undefined ? { solverStopAt: s.solverStopAt } : {}),
       shouldStop: () => interrupted,
       onLog: (line, kind) => process.stderr.write(kind === 'print' ? `${line}\n` : `tsklee: ${line}\n`),
     });

@@ -335,7 +335,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       if (entry === undefined || entry.isDeclaration) throw new EngineSetupError(`entry point '${opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint}' not found in the module`);
       if (jobs > 1) {
         const load = { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none', userMain: posixRuntime ? argv.entryPoint : undefined };
-        await runParallel({ jobs, input, bitcode: resolve(bcPath), outputDir: argv.outputDir, load, engine: opts, backend: backendName, solver: solverOpts });
+        await runParallel({ jobs, input, bitcode: resolve(bcPath), outputDir: argv.outputDir, load, engine: opts, backend: backendName, solver: solverOpts, ...(stopAt !== undefined ? { solverStopAt: stopAt } : {}) });
         return;
       }
       const core = (await coreP)!;

@@ -173,6 +173,7 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
         engine: p.engine,
         backend: p.backend,
         solver: p.solver,
+        ...(p.solverStopAt !== undefined ? { solverStopAt: p.solverStopAt } : {}),
         launcher,
       };
       const t = new Worker(THREAD_MAIN, { eval: true, workerData: setup });

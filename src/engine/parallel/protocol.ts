@@ -29,6 +29,8 @@ export interface WorkerSetup {
   engine: Partial<EngineOptions>;
   backend: SolverBackendName;
   solver: SolverOptions;
+  /** Epoch ms after which the backend's checks stop (--max-time plus a grace: Z3SolverOptions.stopAt). */
+  solverStopAt?: number;
 }
 
 export interface WorkerSummary {
