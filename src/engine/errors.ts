@@ -25,6 +25,8 @@ export enum Termination {
   SilentExit,
   /** Merged into another state (klee_close_merge with --use-merge). */
   Merge,
+  /** A path no seed follows, under --only-replay-seeds (KLEE's "Unseeded path during replay"). */
+  Replay,
 }
 
 /** The .err suffix of a termination kind (KLEE's terminationTypeFileExtension). */

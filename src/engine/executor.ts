@@ -41,6 +41,8 @@ import type { CallPathCounts } from './coverage.js';
 import type { RunStatistics } from './stats.js';
 import { nowMs } from '../util/clock.js';
 import { FORCED_FALSE, FORCED_TRUE, jobPath, recordBranchChoices, takeJobChoice, type WorkSharing } from './parallel/jobs.js';
+import { Seeding, seedingConflict } from './seeding/seeding.js';
+import { runSeedingPhase, HoldingSearcher } from './seeding/phase.js';
 
 /** Callbacks for a caller that wants to see what happens (the CLI prints these). */
 export interface ExploreEvents {
@@ -144,6 +146,8 @@ export class Executor {
   readonly staticLimits: StaticLimitTracker | null;
   /** Per-run solver time (ms). */
   solverTimeMs = 0;
+  /** The seeds states follow (--seed-file, --seed-dir), or null without seeds. */
+  readonly seeding: Seeding | null;
 
   constructor(
     module: Module,
@@ -171,6 +175,9 @@ export class Executor {
     this.memoryCap = new MemoryCap({ capMB: this.opts.maxMemory, inhibit: this.opts.maxMemoryInhibit });
     this.km.io.arrayValueChoice = this.opts.optimizeArray === 'value' || this.opts.optimizeArray === 'all';
     this.writer = new TestWriter(this, output);
+    this.seeding = this.opts.seeding !== undefined && this.opts.seeding.seeds.length > 0 ? new Seeding(this, this.opts.seeding) : null;
+    const conflict = this.seeding !== null ? seedingConflict(this.opts) : null;
+    if (conflict !== null) throw new EngineSetupError(conflict);
     for (const w of this.km.warnings) this.warning(w);
     const heapWarning = this.memoryCap.heapLimitWarning();
     if (heapWarning !== null) this.warning(heapWarning);
@@ -321,46 +328,49 @@ export class Executor {
     const initial = this.createInitialState();
     this.liveStates.add(initial);
     this.ptree = this.keepProcessTree ? new PTree(initial) : null;
-    this.searcher = makeSearcher(this.ptree ?? undefined, this.rng);
-    this.searcher.update(null, [initial], []);
-    const sharing = this.workSharing;
-    if (sharing !== null) this.beginJobs(initial, sharing);
     const maxTimeMs = this.opts.maxTime > 0 ? this.opts.maxTime * 1000 : Infinity;
     let lastYield = Date.now();
     let interrupted = false;
     let steps = 0;
+    /**
+     * After each step: memory every 16 steps (it can grow fast between yields: a fork copies
+     * what its state writes next); every ~50 ms the time limit, the caller's stop request,
+     * memory, and a turn of the event loop (a promise to await then; undefined the rest of
+     * the time, so most steps await nothing).
+     */
+    const poll = (): Promise<void> | undefined => {
+      if ((++steps & 15) === 0) this.checkMemory();
+      const now = Date.now();
+      if (now - lastYield < 50) return undefined;
+      lastYield = now;
+      if (now - t0 >= maxTimeMs) this.halt('HaltTimer invoked');
+      const why = shouldStop();
+      if (why !== null) {
+        this.halt(why);
+        interrupted = this.haltReason === why;
+      }
+      this.checkMemory();
+      return new Promise<void>((r) => setImmediate(r));
+    };
+    let waiting = [initial];
+    if (this.seeding !== null) {
+      // the seeding phase runs only seeded states; the others wait for the searcher (KLEE's order)
+      this.searcher = new HoldingSearcher();
+      this.searcher.update(null, [initial], []);
+      await runSeedingPhase(this, this.seeding, initial, poll);
+      waiting = (this.searcher as HoldingSearcher).held();
+    }
+    this.searcher = makeSearcher(this.ptree ?? undefined, this.rng);
+    this.searcher.update(null, waiting, []);
+    const sharing = this.workSharing;
+    if (sharing !== null) this.beginJobs(initial, sharing);
     const searcher = this.searcher;
     // in a parallel exploration a worker that runs dry waits for states of another (parallel/)
     while (this.haltReason === null && (!searcher.empty() || (sharing !== null && (await sharing.waitForWork())))) {
-      const st = searcher.selectState();
-      let budget = this.opts.quantum;
-      if (this.opts.maxInstructions > 0) {
-        budget = Math.min(budget, this.opts.maxInstructions - this.instructions);
-        if (budget <= 0) {
-          this.halt('max-instructions exceeded');
-          break;
-        }
-      }
-      const alarm = this.instructionAlarm;
-      if (alarm !== null) budget = Math.min(budget, Math.max(1, alarm.at - this.instructions));
-      this.step(st, budget);
-      if (alarm !== null && this.instructions >= alarm.at) alarm.ring();
-      this.updateStates(st);
+      if (!this.runStep(searcher.selectState())) break;
       if (sharing !== null) sharing.afterStep();
-      // memory can grow fast between yields (a fork copies what its state writes next)
-      if ((++steps & 15) === 0) this.checkMemory();
-      const now = Date.now();
-      if (now - lastYield >= 50) {
-        lastYield = now;
-        if (now - t0 >= maxTimeMs) this.halt('HaltTimer invoked');
-        const why = shouldStop();
-        if (why !== null) {
-          this.halt(why);
-          interrupted = this.haltReason === why;
-        }
-        this.checkMemory();
-        await new Promise<void>((r) => setImmediate(r));
-      }
+      const turn = poll();
+      if (turn !== undefined) await turn;
     }
     if (this.haltReason !== null) await this.dumpRemainingStates(interrupted ? INTERRUPT_DUMP_BUDGET_MS : Infinity);
     return {
@@ -378,6 +388,27 @@ export class Executor {
       coveredInstructions: this.coveredCount,
       totalInstructions: this.km.instructions.length,
     };
+  }
+
+  /**
+   * Run st for one quantum (less under --max-instructions and the statistics' instruction
+   * alarm) and tell the searcher; false when --max-instructions stopped the run instead.
+   */
+  runStep(st: ExecutionState): boolean {
+    let budget = this.opts.quantum;
+    if (this.opts.maxInstructions > 0) {
+      budget = Math.min(budget, this.opts.maxInstructions - this.instructions);
+      if (budget <= 0) {
+        this.halt('max-instructions exceeded');
+        return false;
+      }
+    }
+    const alarm = this.instructionAlarm;
+    if (alarm !== null) budget = Math.min(budget, Math.max(1, alarm.at - this.instructions));
+    this.step(st, budget);
+    if (alarm !== null && this.instructions >= alarm.at) alarm.ring();
+    this.updateStates(st);
+    return true;
   }
 
   /** States alive now (running or paused at a merge). */
@@ -507,7 +538,7 @@ export class Executor {
    * waits (thousands of states take minutes); the states left then end without a test. It
    * yields now and then so that a second Ctrl-C is seen.
    */
-  private async dumpRemainingStates(budgetMs: number): Promise<void> {
+  async dumpRemainingStates(budgetMs: number): Promise<void> {
     if (this.liveStates.size === 0) return;
     const dump = this.opts.dumpStatesOnHalt && this.dumpOnHalt;
     if (dump) this.message('halting execution, dumping remaining states');
@@ -574,8 +605,9 @@ export class Executor {
    */
   fork(st: ExecutionState, cond: Expr): [ExecutionState | null, ExecutionState | null] {
     if (cond.kind === ExprKind.Constant) return cond === TRUE ? [st, null] : [null, st];
+    const seeding = this.seeding !== null && this.seeding.has(st) ? this.seeding : null;
     const limits = this.staticLimits;
-    if (limits !== null && limits.exceeded(st, this.currentInst(st))) {
+    if (seeding === null && limits !== null && limits.exceeded(st, this.currentInst(st))) {
       // --max-static-*-pct: a hot branch takes one value the path allows instead of forking
       const v = this.getValue(st, cond);
       st.addConstraint(builder.eq(v, cond));
@@ -588,7 +620,16 @@ export class Executor {
     }
     let res = this.evaluate(st, cond);
     if (this.workSharing !== null && res !== Validity.Unknown) st.forkChoices = { choice: res === Validity.True ? FORCED_TRUE : FORCED_FALSE, prev: st.forkChoices };
-    if (res === Validity.Unknown && !this.branchingPermitted(st)) {
+    if (seeding !== null) {
+      // seeded states fork past the fork limits (KLEE); without forking, the seeds pick the side
+      if (res === Validity.Unknown && (st.forkDisabled || seeding.opts.onlyReplaySeeds)) {
+        const side = seeding.agreedSide(st, cond);
+        if (side !== null) {
+          if (!this.constrain(st, side ? cond : builder.not(cond))) return [null, null];
+          res = side ? Validity.True : Validity.False;
+        }
+      }
+    } else if (res === Validity.Unknown && !this.branchingPermitted(st)) {
       // Follow one side at random, as KLEE does when it may not fork.
       if (this.rng.nextU32() & 1) {
         if (!this.constrain(st, cond)) return [null, null];
@@ -616,6 +657,7 @@ export class Executor {
       st.forkChoices = { choice: 1, prev: p };
       other.forkChoices = { choice: 0, prev: p };
     }
+    seeding?.split(st, other, cond);
     const okTrue = this.constrain(st, cond);
     const okFalse = this.constrain(other, builder.not(cond));
     if (this.opts.maxDepth > 0 && this.opts.maxDepth <= st.depth) {
@@ -667,6 +709,7 @@ export class Executor {
       }
       if (this.workSharing !== null) recordBranchChoices(parentChoices, result);
     }
+    this.seeding?.distribute(st, result, conditions);
     for (let i = 0; i < n; i++) {
       const s = result[i];
       if (s !== null && s !== undefined && !this.constrain(s, conditions[i]!)) result[i] = null;
@@ -680,14 +723,22 @@ export class Executor {
    * go on without it: it ends with a solver error, and the caller gets false.
    */
   constrain(st: ExecutionState, e: Expr): boolean {
+    this.seeding?.beforeConstraint(st, e);
     if (st.addConstraint(e)) return true;
     this.terminateOnError(st, Msg.infeasibleConstraint(e.toString()), Termination.Solver);
     return false;
   }
 
+  /** A klee_assume-like constraint the caller checked is not provably false (seeds it contradicts are patched first). */
+  addAssumption(st: ExecutionState, e: Expr): boolean {
+    this.seeding?.beforeConstraint(st, e);
+    return st.addConstraint(e);
+  }
+
   // ------------------------------------------------------------------ solver
 
-  private query<T>(st: ExecutionState, f: () => T, what = 'query'): T {
+  /** Run one solver call for st: counted, timed, and a failure ends the state (StateAbort). */
+  query<T>(st: ExecutionState, f: () => T, what = 'query'): T {
     const t0 = nowMs();
     this.queries++;
     if (st.multiplicity > 1) this.mergedStateQueries++;
@@ -750,6 +801,7 @@ export class Executor {
     const ki = this.currentInst(st);
     const where = ki !== null && ki.file !== '' ? ` (${ki.file}:${ki.line})` : '';
     this.warningOnce(`concretize:${reason}`, `silently concretizing (reason: ${reason}) expression ${e.toString()} to value ${v.value}${where}`);
+    this.seeding?.beforeConstraint(st, builder.eq(e, v));
     if (!st.addConstraint(builder.eq(e, v))) throw new StateAbort(Msg.infeasibleConstraint(builder.eq(e, v).toString()));
     return v;
   }
@@ -808,6 +860,7 @@ export class Executor {
     if (os === null) throw new Error(`make_symbolic: object ${mo.id} not bound`);
     os.makeSymbolic(array);
     st.symbolics.push({ mo, array });
+    this.seeding?.bindSymbolic(st, mo, name, array);
   }
 
   // ------------------------------------------------------------------ ending states
@@ -838,6 +891,7 @@ export class Executor {
     if (st.status === StateStatus.Terminated) return;
     if (!merged) this.endedMultiplicity += st.multiplicity;
     st.status = StateStatus.Terminated;
+    this.seeding?.forget(st);
     // the states sharing its objects and frames may now write them in place
     st.memory.release();
     st.releaseFrames();

@@ -6,6 +6,7 @@
 
 import type { OvershiftAt } from './prepare/poison.js';
 import type { StaticLimits } from './static-limits.js';
+import type { SeedingOptions } from './seeding/seeding.js';
 
 export type LibcKind = 'none' | 'tsklee';
 
@@ -188,6 +189,8 @@ export interface EngineOptions {
    * order, instead of symbolic values, so the run follows the test's path concretely.
    */
   replay?: { objects: { name: string; bytes: Uint8Array }[] };
+  /** Seeds the states follow first (KLEE's --seed-file, --seed-dir and their options; seeding/seeding.ts). Default: none. */
+  seeding?: SeedingOptions;
 }
 
 /**

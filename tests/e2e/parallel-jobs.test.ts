@@ -5,7 +5,7 @@
  * numbered 1..N once, exit-status.txt complete and in order, and every test replays to the
  * ending recorded for it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -86,6 +86,14 @@ describe('tsklee run --jobs', () => {
     const r = tsklee(['run', '--jobs', '2', '--state-merging=static', '--output-dir=merged', bc], dir);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^tsklee: error: --jobs: --state-merging is not supported in a parallel exploration[^\n]*\n$/);
+    // a seed: an empty .ktest (version 3, no arguments, no objects) is enough to be refused
+    mkdirSync(join(dir, 'seeds'), { recursive: true });
+    const ktest = Buffer.alloc(25); // magic, version, 0 arguments, 0 sym-argvs, 0 sym-argv length, 0 objects
+    ktest.write('KTEST');
+    ktest.writeUInt32BE(3, 5);
+    writeFileSync(join(dir, 'seeds', 'a.ktest'), ktest);
+    const seeded = tsklee(['run', '--jobs', '2', '--seed-dir', join(dir, 'seeds'), '--output-dir=seeded', bc], dir);
+    expect(seeded.stderr).toBe('tsklee: error: --jobs: seeding (--seed-file/--seed-dir) is not supported in a parallel exploration\n');
     const z = tsklee(['run', '--jobs', '0', bc], dir);
     expect(z.stderr).toBe('tsklee: error: --jobs=0: expected an integer ≥ 1\n');
   });

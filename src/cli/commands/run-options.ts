@@ -16,6 +16,7 @@ import { SOLVER_BACKENDS } from '../../solver/index.js';
 import { KLEE_BEHAVIOUR_OPTIONS } from './run-klee-options.js';
 import { KLEE_NOTED_OPTIONS, KLEE_OUTPUT_OPTIONS } from './run-klee-output.js';
 import { STATS_RUN_OPTIONS } from '../run-statistics.js';
+import { SEED_OPTIONS } from './run-seed-options.js';
 
 export type RunOptionType = 'boolean' | 'string' | 'number';
 
@@ -137,4 +138,6 @@ export const RUN_OPTIONS: Readonly<Table> = {
   ...KLEE_BEHAVIOUR_OPTIONS,
   ...KLEE_OUTPUT_OPTIONS,
   ...KLEE_NOTED_OPTIONS,
+  // seeding (run-seed-options.ts)
+  ...SEED_OPTIONS,
 };

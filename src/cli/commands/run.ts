@@ -40,6 +40,8 @@ import { parseTimeSpan } from './time-span.js';
 import { kleeBehaviourOptions, type KleeBehaviourArgs } from './run-klee-options.js';
 import { instructionTrace, kleeOutputOptions, notedOptionWarnings, queryLogs, type KleeOutputArgs } from './run-klee-output.js';
 import { LineSink } from '../line-sink.js';
+import { seedingOptions, type SeedArgs } from './run-seed-options.js';
+import { seedingConflict } from '../../engine/seeding/seeding.js';
 import { formatXmlMetadata } from '../../output/test-xml.js';
 import { LoggingSolver } from '../../solver/logging-solver.js';
 import { printModule } from '../../ir/printer/index.js';
@@ -47,7 +49,7 @@ import { warnLine } from '../context.js';
 import { inputBitcode, needsTranslation, optimizeBitcode } from '../input-file.js';
 import { parallelRefusals, runParallel } from '../run-parallel.js';
 
-interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRunArgs {
+interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRunArgs, SeedArgs {
   input: string;
   args: string[];
   outputDir?: string;
@@ -228,6 +230,9 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     const posixRuntime = argv.posixRuntime === true;
     // KLEE's options (run-klee-options.ts), checked before anything is read or written
     const klee = { ...kleeBehaviourOptions(argv), ...kleeOutputOptions(argv) };
+    const seeding = seedingOptions(argv);
+    const conflict = seeding !== undefined ? seedingConflict(argv) : null;
+    if (conflict !== null) throw new UsageError(conflict);
     const logs = queryLogs(argv.useQueryLog);
     for (const note of notedOptionWarnings(argv as unknown as Record<string, unknown>)) warnLine(note);
     if (klee.optimizeArray === 'index' || klee.optimizeArray === 'all') {
@@ -272,6 +277,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     const jobs = argv.jobs ?? 1;
     if (!(Number.isInteger(jobs) && jobs >= 1)) throw new UsageError(`--jobs=${argv.jobs}: expected an integer ≥ 1`);
     if (jobs > 1) {
+      // seeding runs seeded states first, in one searcher: not split by path prefixes (yet)
+      if (seeding !== undefined) throw new UsageError('--jobs: seeding (--seed-file/--seed-dir) is not supported in a parallel exploration');
       const refused = parallelRefusals(argv as unknown as Record<string, unknown>);
       if (refused !== null) throw new UsageError(refused);
     }
@@ -325,6 +332,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         posixRuntime,
         ...klee,
         ...statsEngineOptions(argv),
+        seeding,
       };
       // Everything that can be refused is checked before the output directory exists.
       resolveSearchNames(opts.search ?? []);
