@@ -150,8 +150,19 @@ async function start(): Promise<void> {
   if (process.env.TSKLEE_CODE_CACHE_OUT && !process.exitCode) await cli.main([...process.argv.slice(0, 2), '--help']);
 }
 
-start().catch((e: unknown) => {
-  // cli.main reports what it expects; this is a failure to load it at all
-  process.stderr.write(`tsklee: error: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exitCode = 70;
-});
+/**
+ * The CLI's module (the bundle, else the per-module build), for a worker thread of `tsklee run
+ * --jobs N` (src/engine/parallel/coordinator.ts), which loads it through this file too.
+ */
+export async function loadCli(): Promise<Cli> {
+  return loadBundle() ?? ((await import('./cli.js')) as Cli);
+}
+
+// a worker thread of --jobs marks itself before it loads this file: it only loads the CLI (loadCli)
+if ((globalThis as { tskleeParallelWorker?: boolean }).tskleeParallelWorker !== true) {
+  start().catch((e: unknown) => {
+    // cli.main reports what it expects; this is a failure to load it at all
+    process.stderr.write(`tsklee: error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 70;
+  });
+}

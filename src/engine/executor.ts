@@ -40,6 +40,7 @@ import type { Module } from '../ir/module.js';
 import type { CallPathCounts } from './coverage.js';
 import type { RunStatistics } from './stats.js';
 import { nowMs } from '../util/clock.js';
+import { FORCED_FALSE, FORCED_TRUE, jobPath, recordBranchChoices, takeJobChoice, type WorkSharing } from './parallel/jobs.js';
 import { Seeding, seedingConflict } from './seeding/seeding.js';
 import { runSeedingPhase, HoldingSearcher } from './seeding/phase.js';
 
@@ -361,9 +362,13 @@ export class Executor {
     }
     this.searcher = makeSearcher(this.ptree ?? undefined, this.rng);
     this.searcher.update(null, waiting, []);
+    const sharing = this.workSharing;
+    if (sharing !== null) this.beginJobs(initial, sharing);
     const searcher = this.searcher;
-    while (!searcher.empty() && this.haltReason === null) {
+    // in a parallel exploration a worker that runs dry waits for states of another (parallel/)
+    while (this.haltReason === null && (!searcher.empty() || (sharing !== null && (await sharing.waitForWork())))) {
       if (!this.runStep(searcher.selectState())) break;
+      if (sharing !== null) sharing.afterStep();
       const turn = poll();
       if (turn !== undefined) await turn;
     }
@@ -608,7 +613,13 @@ export class Executor {
       st.addConstraint(builder.eq(v, cond));
       return Number(v.value) !== 0 ? [st, null] : [null, st];
     }
+    if (st.jobPrefix !== null) {
+      // a job from another worker: its prefix says how this branch went, no query needed
+      const code = takeJobChoice(st, 4);
+      if (code !== null) return this.replayFork(st, cond, code);
+    }
     let res = this.evaluate(st, cond);
+    if (this.workSharing !== null && res !== Validity.Unknown) st.forkChoices = { choice: res === Validity.True ? FORCED_TRUE : FORCED_FALSE, prev: st.forkChoices };
     if (seeding !== null) {
       // seeded states fork past the fork limits (KLEE); without forking, the seeds pick the side
       if (res === Validity.Unknown && (st.forkDisabled || seeding.opts.onlyReplaySeeds)) {
@@ -627,6 +638,7 @@ export class Executor {
         if (!this.constrain(st, builder.not(cond))) return [null, null];
         res = Validity.False;
       }
+      if (this.workSharing !== null) st.forkChoices = { choice: res === Validity.True ? 1 : 0, prev: st.forkChoices };
     }
     if (st.trace !== null && res !== Validity.Unknown) {
       // a quantified region's tree has one-sided branches too (paper 000 §4): the path took one
@@ -640,6 +652,11 @@ export class Executor {
     const other = st.branch(this.nextStateId++);
     this.added.push(other);
     this.ptree?.fork(st, other, st);
+    if (this.workSharing !== null) {
+      const p = st.forkChoices;
+      st.forkChoices = { choice: 1, prev: p };
+      other.forkChoices = { choice: 0, prev: p };
+    }
     seeding?.split(st, other, cond);
     const okTrue = this.constrain(st, cond);
     const okFalse = this.constrain(other, builder.not(cond));
@@ -651,6 +668,15 @@ export class Executor {
     return [okTrue ? st : null, okFalse ? other : null];
   }
 
+  /** A two-way branch of a replayed job: FORCED_* took the one feasible side, 1/0 forked to the true/false side. */
+  private replayFork(st: ExecutionState, cond: Expr, code: number): [ExecutionState | null, ExecutionState | null] {
+    if (code === FORCED_TRUE) return [st, null];
+    if (code === FORCED_FALSE) return [null, st];
+    st.depth++;
+    if (!this.constrain(st, code === 1 ? cond : builder.not(cond))) return [null, null];
+    return code === 1 ? [st, null] : [null, st];
+  }
+
   /**
    * Split `st` into one state per condition (KLEE's Executor::branch, for switch and symbolic
    * function pointers): result[i] is the state that takes conditions[i] (or null).
@@ -658,6 +684,15 @@ export class Executor {
   branch(st: ExecutionState, conditions: Expr[]): (ExecutionState | null)[] {
     const n = conditions.length;
     const result: (ExecutionState | null)[] = [];
+    const chosen = n > 1 && st.jobPrefix !== null ? takeJobChoice(st, n) : null;
+    if (chosen !== null) {
+      // replaying another worker's job: only the prefix's target is this worker's
+      st.depth++;
+      for (let i = 0; i < n; i++) result.push(i === chosen ? st : null);
+      if (!this.constrain(st, conditions[chosen]!)) result[chosen] = null;
+      return result;
+    }
+    const parentChoices = st.forkChoices;
     if (!this.branchingPermitted(st)) {
       const pick = this.rng.nextU32() % n;
       for (let i = 0; i < n; i++) result.push(i === pick ? st : null);
@@ -672,6 +707,7 @@ export class Executor {
         result.push(ns);
         this.ptree?.fork(es, ns, es);
       }
+      if (this.workSharing !== null) recordBranchChoices(parentChoices, result);
     }
     this.seeding?.distribute(st, result, conditions);
     for (let i = 0; i < n; i++) {
@@ -1000,6 +1036,49 @@ export class Executor {
   /** An integer register value as an expression of width w. */
   expr(v: Scalar, w: number): Expr {
     return toExpr(v, w);
+  }
+
+  // ------------------------------------------------------------------ parallel exploration (parallel/)
+
+  /** Set before run() by a parallel exploration (--jobs); null in a run of its own. */
+  workSharing: WorkSharing | null = null;
+  /** An untouched copy of the initial state: each adopted job starts from a copy of it. */
+  private pristine: ExecutionState | null = null;
+
+  private beginJobs(initial: ExecutionState, sharing: WorkSharing): void {
+    this.pristine = initial.branch(this.nextStateId++);
+    initial.depth = 0;
+    if (!sharing.begin(initial)) this.giveAway([initial]);
+  }
+
+  /** Ends states another worker takes over (no test, not counted) and returns their paths. */
+  giveAway(states: ExecutionState[]): number[][] {
+    const paths = states.map(jobPath);
+    for (const s of states) this.terminate(s, true);
+    this.updateStates(null);
+    return paths;
+  }
+
+  /** States to hand over: up to `max` of the live ones, shallowest first. */
+  statesToGive(max: number): ExecutionState[] {
+    const live = [...this.liveStates].filter((s) => s.status === StateStatus.Running && !this.pausedSet.has(s));
+    live.sort((a, b) => a.depth - b.depth || a.id - b.id);
+    return live.slice(0, max);
+  }
+
+  /** Takes over jobs from another worker: a copy of the initial state per path, replaying it. */
+  adoptJobs(paths: readonly (readonly number[])[]): void {
+    for (const path of paths) {
+      const st = this.pristine!.branch(this.nextStateId++);
+      st.depth = 0;
+      st.jobPrefix = path.length > 0 ? path : null;
+      st.jobPosition = 0;
+      st.forkChoices = null;
+      this.ptree?.plant(st);
+      this.added.push(st);
+    }
+    this.pristine!.depth = 0;
+    this.updateStates(null);
   }
 
   // ------------------------------------------------------------------ statistics (stats.ts)

@@ -19,8 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startLocalRegistry } from '../support/local-registry.js';
 
 const ROOT = resolve('.');
-/** The tarball today is ~1.8 MB (README, "Install from npm"); more means something unintended got in. */
-const MAX_TARBALL_BYTES = 2.3e6;
+/** The tarball today is ~2.4 MB (README, "Install from npm"); more means something unintended got in. */
+const MAX_TARBALL_BYTES = 2.9e6;
 /** What the tarball may hold (paths under package/). */
 const ALLOWED = [
   /^(package\.json|README\.md|LICENSE|bin\/tsklee|bin\/tsklee-cc)$/,

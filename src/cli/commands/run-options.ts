@@ -53,6 +53,7 @@ const SEARCH_OPTIONS: Table = {
   'max-solver-time': { type: 'string', describe: 'time limit per solver query (e.g. 10s)' },
   'dump-states-on-halt': { type: 'boolean', describe: 'write a test for each remaining state when stopped early (default true)' },
   'use-merge': { type: 'boolean', describe: "merge the states of a klee_open_merge/klee_close_merge region (KLEE's --use-merge)" },
+  jobs: { type: 'number', describe: 'explore with N worker threads (default 1): path prefixes handed to idle workers, tests numbered once in one output directory; run.stats/run.istats/coverage.lcov are not written then' },
 };
 
 // ---------------------------------------------------------------- checks and errors

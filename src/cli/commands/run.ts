@@ -47,6 +47,7 @@ import { LoggingSolver } from '../../solver/logging-solver.js';
 import { printModule } from '../../ir/printer/index.js';
 import { warnLine } from '../context.js';
 import { inputBitcode, needsTranslation, optimizeBitcode } from '../input-file.js';
+import { parallelRefusals, runParallel } from '../run-parallel.js';
 
 interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRunArgs, SeedArgs {
   input: string;
@@ -108,6 +109,7 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   quantifierRepair?: boolean;
   quantifierFallback?: string;
   quantifierFallbackTime?: string;
+  jobs?: number;
 }
 
 const ARRAY_ENCODINGS = ['backend', 'axioms'] as const;
@@ -272,6 +274,14 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         fallback: choice(argv.quantifierFallback, QUANTIFIER_FALLBACKS, 'quantifier-fallback'),
       },
     };
+    const jobs = argv.jobs ?? 1;
+    if (!(Number.isInteger(jobs) && jobs >= 1)) throw new UsageError(`--jobs=${argv.jobs}: expected an integer ≥ 1`);
+    if (jobs > 1) {
+      // seeding runs seeded states first, in one searcher: not split by path prefixes (yet)
+      if (seeding !== undefined) throw new UsageError('--jobs: seeding (--seed-file/--seed-dir) is not supported in a parallel exploration');
+      const refused = parallelRefusals(argv as unknown as Record<string, unknown>);
+      if (refused !== null) throw new UsageError(refused);
+    }
     const fallbackTime = argv.quantifierFallbackTime !== undefined ? parseTimeSpan(argv.quantifierFallbackTime, 'quantifier-fallback-time') : 10;
     let solver: Solver | undefined;
     let coreP: Promise<Solver> | undefined;
@@ -282,8 +292,10 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       // MAX_TIME_GRACE_MS after the run's end is stopped, those after it are short
       const maxTimeS = argv.maxTime !== undefined ? parseTimeSpan(argv.maxTime, 'max-time') : 0;
       const stopAt = maxTimeS > 0 ? Date.now() + maxTimeS * 1000 + MAX_TIME_GRACE_MS : undefined;
-      coreP = createBackend(solverBackendArg(argv.solverBackend, 'solver-backend'), solverOpts.timeoutMs, maxMemoryMB, stopAt);
-      coreP.catch(() => {}); // reported where it is awaited
+      const backendName = solverBackendArg(argv.solverBackend, 'solver-backend');
+      // a parallel exploration's workers start their own solvers
+      coreP = jobs > 1 ? undefined : createBackend(backendName, solverOpts.timeoutMs, maxMemoryMB, stopAt);
+      coreP?.catch(() => {}); // reported where it is awaited
       if (argv.debugValidateSolver === true && argv.debugValidateSolverBackend !== undefined) {
         oracleP = createBackend(solverBackendArg(argv.debugValidateSolverBackend, 'debug-validate-solver-backend'), solverOpts.timeoutMs, maxMemoryMB);
         oracleP.catch(() => {});
@@ -329,7 +341,12 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       }
       const entry = module.getFunction(opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint);
       if (entry === undefined || entry.isDeclaration) throw new EngineSetupError(`entry point '${opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint}' not found in the module`);
-      const core = await coreP;
+      if (jobs > 1) {
+        const load = { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none', userMain: posixRuntime ? argv.entryPoint : undefined };
+        await runParallel({ jobs, input, bitcode: resolve(bcPath), outputDir: argv.outputDir, load, engine: opts, backend: backendName, solver: solverOpts, ...(stopAt !== undefined ? { solverStopAt: stopAt } : {}) });
+        return;
+      }
+      const core = (await coreP)!;
       const oracle = await oracleP;
       // stage 4's own z3, under the fallback's time limit (the core keeps --max-solver-time)
       if (solverOpts.quantifiers === true) solverOpts.quantifierBackend = new Z3Solver({ timeoutMs: Math.max(1, Math.round(fallbackTime * 1000)), ...z3HeapBounds(maxMemoryMB) });
