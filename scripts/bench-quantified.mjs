@@ -15,8 +15,10 @@
  *   node scripts/bench-quantified.mjs [--programs strlen,strspn,…] [--bounds 10,20,50,100]
  *                                     [--timeout 120] [--modes base,cfg,pat] [--out DIR]
  *
- * Writes DIR/quantified.json (every run) and DIR/quantified.md (the table); DIR defaults to
- * /tmp/tsklee-bench-quantified. Runs one at a time.
+ * Writes DIR/quantified.json (every run), DIR/quantified.md (the table) and
+ * DIR/quantified.svg (CPU seconds against the bound per program and mode, vega-lite); DIR
+ * defaults to /tmp/tsklee-bench-quantified. Runs one at a time. `--plot-only` redraws the
+ * table and the plot from DIR/quantified.json without running anything.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,7 +51,7 @@ const MODE_ARGS = {
 };
 
 const replayLib = join(outDir, 'replay-lib');
-execFileSync('make', ['-s', '-C', join(ROOT, 'runtime', 'replay'), `BUILD=${replayLib}`]);
+if (!process.argv.includes('--plot-only')) execFileSync('make', ['-s', '-C', join(ROOT, 'runtime', 'replay'), `BUILD=${replayLib}`]);
 
 function build(p, n) {
   const dir = join(outDir, `${p}-${n}`);
@@ -73,8 +75,9 @@ function lineCoverage(b, outputDir) {
   return m === null ? null : Number(m[1]);
 }
 
-const runs = [];
-for (const p of programs) {
+const plotOnly = process.argv.includes('--plot-only');
+const runs = plotOnly ? JSON.parse(readFileSync(join(outDir, 'quantified.json'), 'utf8')) : [];
+for (const p of plotOnly ? [] : programs) {
   for (const n of bounds) {
     const b = build(p, n);
     for (const mode of modes) {
@@ -89,17 +92,19 @@ for (const p of programs) {
       const cov = lineCoverage(b, out);
       const row = { program: p, bound: n, mode, cpu: times[0] + times[1], wall: times[2], finished: !halted && r.status === 0, tests, lineCoverage: cov };
       runs.push(row);
+      writeFileSync(join(outDir, 'quantified.json'), JSON.stringify(runs, null, 1));
       process.stderr.write(`${p} N=${n} ${mode}: ${row.cpu.toFixed(2)} s CPU${row.finished ? '' : ' (timeout)'}, ${tests} tests, ${cov}% lines\n`);
     }
   }
 }
-writeFileSync(join(outDir, 'quantified.json'), JSON.stringify(runs, null, 1));
+if (!plotOnly) writeFileSync(join(outDir, 'quantified.json'), JSON.stringify(runs, null, 1));
 
-const cell = (r) => (r === undefined ? '-' : `${r.finished ? '' : '>'}${r.cpu.toFixed(1)} s / ${r.lineCoverage ?? '?'}%`);
+const cell = (r) => (r === undefined ? '-' : `${r.finished ? '' : '>'}${r.cpu.toFixed(2)} s / ${r.lineCoverage ?? '?'}%`);
 const ratio = (a, b) => (a === undefined || b === undefined ? '-' : `${b.finished ? '' : '≥'}${(b.cpu / a.cpu).toFixed(1)}×${a.finished ? '' : '?'}`);
 const lines = ['| program | N | BASE | CFG | PAT | PAT vs CFG | PAT vs BASE |', '|---|---|---|---|---|---|---|'];
 for (const p of programs) {
   for (const n of bounds) {
+    if (!runs.some((r) => r.program === p && r.bound === n)) continue;
     const get = (m) => runs.find((r) => r.program === p && r.bound === n && r.mode === m);
     lines.push(`| ${p} | ${n} | ${cell(get('base'))} | ${cell(get('cfg'))} | ${cell(get('pat'))} | ${ratio(get('pat'), get('cfg'))} | ${ratio(get('pat'), get('base'))} |`);
   }
@@ -107,3 +112,28 @@ for (const p of programs) {
 lines.push('', `CPU seconds / line coverage of the program by its tests (native replay, llvm-cov gcov); '>' = stopped at --max-time=${timeout}; speed-up = other's CPU / PAT's CPU ('≥' when the other timed out).`);
 writeFileSync(join(outDir, 'quantified.md'), lines.join('\n') + '\n');
 process.stdout.write(lines.join('\n') + '\n');
+
+// the plot: CPU seconds against the bound, one panel per program, one line per mode
+const vega = await import('vega');
+const vl = await import('vega-lite');
+const label = { base: 'BASE (no merging)', cfg: 'CFG (ite merging)', pat: 'PAT (quantified)' };
+const spec = {
+  $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+  data: { values: runs.map((r) => ({ ...r, mode: label[r.mode] ?? r.mode, status: r.finished ? 'finished' : 'timed out' })) },
+  facet: { field: 'program', type: 'nominal', title: null },
+  columns: 3,
+  spec: {
+    width: 200,
+    height: 140,
+    mark: { type: 'line', point: true },
+    encoding: {
+      x: { field: 'bound', type: 'quantitative', scale: { type: 'log' }, title: 'input bound N (bytes)' },
+      y: { field: 'cpu', type: 'quantitative', scale: { type: 'log' }, title: 'CPU seconds' },
+      color: { field: 'mode', type: 'nominal', title: 'mode' },
+      shape: { field: 'status', type: 'nominal', title: null },
+    },
+  },
+};
+const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });
+writeFileSync(join(outDir, 'quantified.svg'), await view.toSVG());
+process.stderr.write(`plot: ${join(outDir, 'quantified.svg')}\n`);

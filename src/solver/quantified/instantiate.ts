@@ -109,16 +109,21 @@ export function invertIndex(f: Expr, i: BoundVarExpr, u: Expr): Expr | null {
   for (let steps = 0; steps < 64; steps++) {
     if (cur === i) return target;
     switch (cur.kind) {
+      // a side free of i (a constant, or a merged count: s[k1 + 2 + i]) moves to the target
       case ExprKind.Add:
-        if (cur.left.kind !== ExprKind.Constant) return null;
-        target = builder.sub(target, cur.left);
-        cur = cur.right;
+        if (!hasBoundVar(cur.left)) {
+          target = builder.sub(target, cur.left);
+          cur = cur.right;
+        } else if (!hasBoundVar(cur.right)) {
+          target = builder.sub(target, cur.right);
+          cur = cur.left;
+        } else return null;
         break;
       case ExprKind.Sub:
-        if (cur.left.kind === ExprKind.Constant) {
+        if (!hasBoundVar(cur.left)) {
           target = builder.sub(cur.left, target);
           cur = cur.right;
-        } else if (cur.right.kind === ExprKind.Constant) {
+        } else if (!hasBoundVar(cur.right)) {
           target = builder.add(target, cur.right);
           cur = cur.left;
         } else return null;

@@ -88,21 +88,70 @@ export function mergeLeaves(ex: Executor, leaves: ExecutionState[], root: Constr
       out.push(...standardMerge(ex, g));
       continue;
     }
-    for (const p of parts) {
-      const members = p.members.map((m) => g[m.leaf]!);
-      if (members.length === 1) {
-        out.push(members[0]!);
-        continue;
-      }
-      const merged = quantifiedMerge(ex, p, members, traces, root, o, c);
-      if (merged !== null) out.push(merged);
-      else {
-        c.fallbackSynthesis++;
-        out.push(...standardMerge(ex, members));
-      }
-    }
+    for (const p of parts) out.push(...mergePartition(ex, p, g, traces, words, root, o, c));
   }
   return out;
+}
+
+/** Longest unrolled core tried when a partition's formula pattern cannot be synthesised. */
+const MAX_CORE_UNROLL = 4;
+
+/**
+ * One partition as one state. When no formula pattern fits, the body may hold several
+ * branches whose conditions hash alike (`s[i] != 0 && s[i] != '/'` makes the core one letter
+ * while the loop's period is two): the partition's words are partitioned again with cores of
+ * 2, 3, … times the letters, each sub-partition merged on its own; standard merging when none fits.
+ */
+function mergePartition(
+  ex: Executor,
+  p: Partition,
+  g: ExecutionState[],
+  traces: Expr[][],
+  words: number[][],
+  root: ConstraintSet,
+  o: QuantifiedMergeOptions,
+  c: QuantifiedCounters,
+): ExecutionState[] {
+  const members = p.members.map((m) => g[m.leaf]!);
+  if (members.length === 1) return members;
+  const merged = quantifiedMerge(ex, p, members, traces, root, o, c);
+  if (merged !== null) return [merged];
+  const unit = p.pattern.core.length;
+  for (let m = 2; unit > 0 && m <= MAX_CORE_UNROLL; m++) {
+    const leaves = p.members.map((x) => x.leaf);
+    const sub = partitionWords(leaves.map((l) => words[l]!), unit * m);
+    // only a split whose every multi-member partition has a formula pattern
+    if (sub.length > o.maxPatterns || sub.every((s) => s.members.length === 1)) continue;
+    const lifted = sub.map((s) => ({ pattern: s.pattern, members: s.members.map((x) => ({ leaf: leaves[x.leaf]!, k: x.k })) }));
+    if (!lifted.every((s) => s.members.length === 1 || canSynthesize(s, traces))) continue;
+    const out: ExecutionState[] = [];
+    for (const s of lifted) out.push(...mergePartition(ex, s, g, traces, words, root, o, c));
+    return out;
+  }
+  c.fallbackSynthesis++;
+  return standardMerge(ex, members);
+}
+
+/** Do φ2 and φ3 of the partition synthesise (the values may still fall back to ite chains)? */
+function canSynthesize(part: Partition, allTraces: Expr[][]): boolean {
+  const { prefix, core, suffix } = part.pattern;
+  const ks = part.members.map((m) => BigInt(m.k));
+  const traces = part.members.map((m) => allTraces[m.leaf]!);
+  let longest = 0;
+  ks.forEach((k, j) => {
+    if (k > ks[longest]!) longest = j;
+  });
+  const K = Number(ks[longest]!);
+  const t0 = traces[longest]!;
+  const x = freshBoundVar(32);
+  const ds = Array.from({ length: K }, (_, s) => BigInt(s + 1));
+  for (let q = 0; q < core.length && K >= 1; q++) {
+    if (synthesize(ds.map((d) => t0[prefix.length + (Number(d) - 1) * core.length + q]!), ds, x) === null) return false;
+  }
+  for (let r = 0; r < suffix.length; r++) {
+    if (synthesize(traces.map((t, j) => t[prefix.length + Number(ks[j]!) * core.length + r]!), ks, x) === null) return false;
+  }
+  return true;
 }
 
 /** The merge core's merging of compatible states, pairwise into the first. */

@@ -62,13 +62,14 @@ function same(a: readonly number[], i: number, b: readonly number[], j: number, 
 }
 
 /**
- * The word's own pattern: the first square ww (earliest start, then shortest w) sets the
- * core w, repeated as often as it goes on; null when the word has no square.
+ * The word's own pattern: the first square ww (earliest start, then shortest w whose length
+ * is a multiple of `coreUnit`) sets the core w, repeated as often as it goes on; null when
+ * the word has no such square.
  */
-export function ownPattern(word: readonly number[]): { pattern: RegularPattern; k: number } | null {
+export function ownPattern(word: readonly number[], coreUnit = 1): { pattern: RegularPattern; k: number } | null {
   const n = word.length;
   for (let s = 0; s < n; s++) {
-    for (let c = 1; s + 2 * c <= n; c++) {
+    for (let c = coreUnit; s + 2 * c <= n; c += coreUnit) {
       if (!same(word, s, word, s + c, c)) continue;
       let k = 2;
       while (s + (k + 1) * c <= n && same(word, s, word, s + k * c, c)) k++;
@@ -95,15 +96,16 @@ function key(p: RegularPattern): string {
 }
 
 /**
- * A regular partitioning of the words: each word with a square gives a pattern; words
- * without one join the first pattern they match (with k 0 or 1), or stand alone
+ * A regular partitioning of the words: each word with a square gives a pattern (cores a
+ * multiple of `coreUnit` letters long: a loop body with several branches whose conditions
+ * hash alike, e.g. `c != 0 && c != '/'`, has a core of several letters); words without one join the first pattern they match (with k 0 or 1), or stand alone
  * (pattern (word, ε, ε), k = 0).
  */
-export function partitionWords(words: readonly (readonly number[])[]): Partition[] {
+export function partitionWords(words: readonly (readonly number[])[], coreUnit = 1): Partition[] {
   const byKey = new Map<string, Partition>();
   const loose: number[] = [];
   words.forEach((w, leaf) => {
-    const own = ownPattern(w);
+    const own = ownPattern(w, coreUnit);
     if (own === null) {
       loose.push(leaf);
       return;
