@@ -161,6 +161,7 @@ export class StatsTracker {
     row.ProgramBranchSides = d.programBranchSides;
     BRANCH_TYPES.forEach((t, i) => (row[`Branches${t}`] = stats.forksByType[i]!));
     TERMINATION_CLASSES.forEach((c, i) => (row[`Termination${c}`] = stats.terminations[i]!));
+    Object.assign(row, ex.memoryModel.statistics());
     return row;
   }
 

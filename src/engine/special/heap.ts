@@ -42,7 +42,7 @@ export const handleRealloc: SpecialHandler = (ex, st, ki, args) => {
   const [isNull, notNull] = ex.fork(nonZero, builder.eq(toExpr(p, 64), constantFromBV(0n, 64)));
   if (isNull !== null) executeAlloc(ex, isNull, size, ObjectKind.Heap, ki, false);
   if (notNull === null) return;
-  for (const r of resolveExact(ex, notNull, p, 'realloc')) executeAlloc(ex, r.st, size, ObjectKind.Heap, ki, false, { mo: r.mo });
+  for (const r of resolveExact(ex, notNull, p, 'realloc')) executeAlloc(ex, r.st, size, ObjectKind.Heap, ki, false, { mo: r.mo, pointer: toExpr(p, 64) });
 };
 
 function alignment(ex: Parameters<SpecialHandler>[0], st: Parameters<SpecialHandler>[1], v: Scalar, w: number): number {

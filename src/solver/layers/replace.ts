@@ -15,11 +15,35 @@ import {
   type Vertex,
 } from '../../expr/index.js';
 
-/** e with each occurrence of a key of `map` replaced by its value (same widths). */
-export function replaceExprs(e: Expr, map: ReadonlyMap<Expr, Expr>): Expr {
+/** What replaceExprs substitutes: a Map, or anything that looks up like one. */
+export interface Substitution {
+  get(e: Expr): Expr | undefined;
+  has(e: Expr): boolean;
+  readonly size: number;
+}
+
+/** A rewrite of the update lists of rebuilt reads (the identity when absent). */
+export type ListRewrite = (ul: UpdateList) => UpdateList;
+
+let listRewrite: ListRewrite | null = null;
+
+/**
+ * e with each occurrence of a key of `map` replaced by its value (same widths). `lists`, when
+ * given, rewrites the update list of every read that substitution changed.
+ */
+export function replaceExprs(e: Expr, map: Substitution, lists?: ListRewrite): Expr {
   if (map.size === 0 || e.kind === ExprKind.Constant) return map.get(e) ?? e;
   visits = 0;
-  return replaceSmall(e, map) ?? replaceDag(e, map);
+  listRewrite = lists ?? null;
+  try {
+    return replaceSmall(e, map) ?? replaceDag(e, map);
+  } finally {
+    listRewrite = null;
+  }
+}
+
+function readOf(ul: UpdateList, index: Expr): Expr {
+  return builder.read(listRewrite === null ? ul : listRewrite(ul), index);
 }
 
 /** Most vertices replaceSmall visits before giving up (branch conditions are a few nodes). */
@@ -32,7 +56,7 @@ let visits = 0;
  * SMALL_VISITS vertices or reads through writes. A shared subexpression may be visited
  * twice; the builder is deterministic, so the result is the same.
  */
-function replaceSmall(v: Expr, map: ReadonlyMap<Expr, Expr>): Expr | null {
+function replaceSmall(v: Expr, map: Substitution): Expr | null {
   if (v.kind === ExprKind.Constant) return v;
   const m = map.get(v);
   if (m !== undefined) return m;
@@ -42,7 +66,7 @@ function replaceSmall(v: Expr, map: ReadonlyMap<Expr, Expr>): Expr | null {
       if (v.updates.head !== null) return null;
       const index = replaceSmall(v.index, map);
       if (index === null) return null;
-      return index === v.index ? v : builder.read(v.updates, index);
+      return index === v.index ? v : readOf(v.updates, index);
     }
     case ExprKind.Select: {
       const c = replaceSmall(v.cond, map);
@@ -100,7 +124,7 @@ function replaceSmall(v: Expr, map: ReadonlyMap<Expr, Expr>): Expr | null {
 }
 
 /** replaceExprs for any expression: an iterative walk, each distinct vertex once. */
-function replaceDag(e: Expr, map: ReadonlyMap<Expr, Expr>): Expr {
+function replaceDag(e: Expr, map: Substitution): Expr {
   const done = new Map<Vertex, Vertex>();
   const get = (v: Vertex): Vertex => {
     if (!(v instanceof UpdateNode)) {
@@ -137,7 +161,7 @@ function rebuild(v: Expr, get: (x: Vertex) => Vertex): Expr {
       const head = v.updates.head === null ? null : (get(v.updates.head) as UpdateNode);
       const index = k(v.index);
       if (head === v.updates.head && index === v.index) return v;
-      return builder.read(head === v.updates.head ? v.updates : new UpdateList(v.updates.root, head), index);
+      return readOf(head === v.updates.head ? v.updates : new UpdateList(v.updates.root, head), index);
     }
     case ExprKind.Select: {
       const c = k(v.cond);
