@@ -194,6 +194,22 @@ static void make_sym_file(tk_file *f, unsigned size, const char *name) {
   /* as KLEE: a non-zero inode (readdir skips inode 0) and a sane block size */
   klee_assume((s->st_ino & 0x7FFFFFFF) != 0);
   klee_assume((s->st_blksize & ~0xFFFF) == 0);
+  /* Unlike KLEE, only what a replay can build (klee-replay and tsklee replay --native create the
+     files and stdin as regular files of the replaying user): A, B, … and stdin are regular
+     files without setuid/setgid/sticky bits, owned by the model's user, with one link, on the
+     model's device, each with an inode of its own (1000 + 'A', …, 1000 + 's' for stdin, 1000 +
+     'o' for stdout). KLEE leaves all of it free, so its paths include "A is a directory", "A
+     is /", "stdin is stdout", which no replay reproduces. stdout (--sym-stdout) keeps a free
+     type: natively it is a pipe. */
+  klee_assume(s->st_ino == 1000 + (unsigned char)(__tsklee_streq(name, "stdout") ? 'o' : name[0]));
+  klee_assume(s->st_dev == TK_DEV);
+  if (!__tsklee_streq(name, "stdout")) {
+    klee_assume(S_ISREG(s->st_mode));
+    klee_assume((s->st_mode & 07000) == 0);
+    klee_assume(s->st_uid == TK_UID);
+    klee_assume(s->st_gid == TK_GID);
+    klee_assume(s->st_nlink == 1);
+  }
   klee_prefer_cex(s, !(s->st_mode & ~(S_IFMT | 0777)));
   klee_prefer_cex(s, s->st_dev == TK_DEV);
   klee_prefer_cex(s, s->st_rdev == 0);

@@ -5,8 +5,9 @@
  * unless --sym-stdin made it a symbolic file; writing fd 1 or 2 goes to the engine's record of
  * the state's output through __tsklee_write_console (unless --sym-stdout). Console fds behave
  * like pipes: lseek fails with ESPIPE, they are not terminals (isatty = 0). A symbolic file
- * (--sym-stdin, --sym-stdout, --sym-files) is a terminal when its symbolic st_mode says
- * character device, as in KLEE's model: isatty, tcgetattr and TIOCGWINSZ fork on it.
+ * is a terminal when its symbolic st_mode says character device, as in KLEE's model: isatty,
+ * tcgetattr and TIOCGWINSZ fork on it. Only --sym-stdout's mode is free (env.c makes stdin and
+ * the --sym-files regular files, as a replay builds them).
  */
 #include "internal.h"
 #include <klee/klee.h>
@@ -57,12 +58,16 @@ static int is_terminal(const tk_fd *f) {
 
 /* ---- open ------------------------------------------------------------------------------ */
 
+/* Whether open has a mode argument (glibc's __OPEN_NEEDS_MODE): O_TMPFILE includes the
+   O_DIRECTORY bit, so O_DIRECTORY alone (opendir) must not read one. */
+#define NEEDS_MODE(flags) (((flags) & O_CREAT) != 0 || ((flags) & O_TMPFILE) == O_TMPFILE)
+
 int openat(int dirfd, const char *path, int flags, ...) {
   tk_env *e = &__tsklee_env;
   mode_t mode = 0;
   int idx, fd, acc = flags & O_ACCMODE;
   tk_node *n;
-  if (flags & (O_CREAT | O_TMPFILE)) {
+  if (NEEDS_MODE(flags)) {
     va_list ap;
     va_start(ap, flags);
     mode = (mode_t)va_arg(ap, int);
@@ -110,7 +115,7 @@ int openat(int dirfd, const char *path, int flags, ...) {
 
 int open(const char *path, int flags, ...) {
   mode_t mode = 0;
-  if (flags & (O_CREAT | O_TMPFILE)) {
+  if (NEEDS_MODE(flags)) {
     va_list ap;
     va_start(ap, flags);
     mode = (mode_t)va_arg(ap, int);
@@ -120,7 +125,7 @@ int open(const char *path, int flags, ...) {
 }
 int open64(const char *path, int flags, ...) {
   mode_t mode = 0;
-  if (flags & (O_CREAT | O_TMPFILE)) {
+  if (NEEDS_MODE(flags)) {
     va_list ap;
     va_start(ap, flags);
     mode = (mode_t)va_arg(ap, int);
@@ -130,7 +135,7 @@ int open64(const char *path, int flags, ...) {
 }
 int openat64(int dirfd, const char *path, int flags, ...) {
   mode_t mode = 0;
-  if (flags & (O_CREAT | O_TMPFILE)) {
+  if (NEEDS_MODE(flags)) {
     va_list ap;
     va_start(ap, flags);
     mode = (mode_t)va_arg(ap, int);

@@ -276,6 +276,26 @@ static int create_node(int dirfd, const char *path, enum tk_kind kind, mode_t mo
 
 int __tsklee_create(int dirfd, const char *path, mode_t mode) { return create_node(dirfd, path, TK_REG, mode); }
 
+/* A second name for node src (a hard link): the same file, one more link. */
+int __tsklee_link_node(int src, int dirfd, const char *path) {
+  tk_env *e = &__tsklee_env;
+  char abs[TK_PATH_MAX], par[TK_PATH_MAX];
+  size_t n;
+  int r = __tsklee_resolve(dirfd, path, abs), pi;
+  if (r < 0) return r;
+  if (e->nodes[src].kind == TK_DIR) return -EPERM; /* as Linux: no hard links to directories */
+  if (find_node(abs) >= 0) return -EEXIST;
+  n = parent_len(abs);
+  __tsklee_memcpy(par, abs, n);
+  par[n] = 0;
+  pi = find_node(par);
+  if (pi < 0) return missing(par);
+  if (e->nodes[pi].kind != TK_DIR) return -ENOTDIR;
+  r = __tsklee_node_add(abs, e->nodes[src].kind, e->nodes[src].file);
+  if (r >= 0 && e->nodes[src].file && e->nodes[src].file->st) e->nodes[src].file->st->st_nlink++;
+  return r;
+}
+
 static int has_children(int idx) {
   tk_env *e = &__tsklee_env;
   const char *p = e->nodes[idx].path;
@@ -348,7 +368,8 @@ int faccessat(int dirfd, const char *path, int mode, int flags) {
   RET(idx);
   if (mode == F_OK) return 0;
   __tsklee_stat_node(idx, &st);
-  if ((mode & R_OK) && !(st.st_mode & 0444)) RET(-EACCES);
+  /* R_OK is never refused, as open never refuses a read (KLEE's model does neither; a symbolic
+     mode without read bits would otherwise make access and open disagree) */
   if ((mode & W_OK) && !(st.st_mode & 0222)) RET(-EACCES);
   if ((mode & X_OK) && !(st.st_mode & 0111)) RET(-EACCES);
   return 0;

@@ -25,6 +25,7 @@
 
 int __tsklee_stat_node(int idx, struct stat *buf);
 int __tsklee_create(int dirfd, const char *path, mode_t mode);
+int __tsklee_link_node(int src, int dirfd, const char *path);
 
 #define RET(r)    \
   do {            \
@@ -100,9 +101,10 @@ int rename(const char *oldpath, const char *newpath) { return renameat2(AT_FDCWD
 
 /* No hard or symbolic links in the model. */
 int linkat(int od, const char *o, int nd, const char *n, int flags) {
-  RET(__tsklee_lookup(od, o));
-  RET(-EPERM);
-  return -1;
+  int src = __tsklee_lookup(od, o);
+  RET(src);
+  RET(__tsklee_link_node(src, nd, n));
+  return 0;
 }
 int link(const char *o, const char *n) { return linkat(AT_FDCWD, o, AT_FDCWD, n, 0); }
 int symlinkat(const char *target, int nd, const char *n) {
@@ -110,15 +112,22 @@ int symlinkat(const char *target, int nd, const char *n) {
   return -1;
 }
 int symlink(const char *target, const char *n) { return symlinkat(target, AT_FDCWD, n); }
+/* A FIFO is a name with S_IFIFO in its mode (opening it reads and writes like an empty regular
+   file: no second process could be at the other end); devices need privileges the model's
+   user does not have (EPERM, as natively). */
 int mknodat(int d, const char *p, mode_t m, dev_t dev) {
-  RET(-EPERM);
-  return -1;
+  int idx;
+  if (!S_ISFIFO(m) && !S_ISREG(m) && (m & S_IFMT) != 0) RET(-EPERM);
+  idx = __tsklee_create(d, p, m & 07777);
+  RET(idx);
+  if (S_ISFIFO(m)) {
+    struct stat *st = __tsklee_env.nodes[idx].file->st;
+    st->st_mode = (st->st_mode & ~S_IFMT) | S_IFIFO;
+  }
+  return 0;
 }
 int mknod(const char *p, mode_t m, dev_t dev) { return mknodat(AT_FDCWD, p, m, dev); }
-int mkfifoat(int d, const char *p, mode_t m) {
-  RET(-EPERM);
-  return -1;
-}
+int mkfifoat(int d, const char *p, mode_t m) { return mknodat(d, p, S_IFIFO | (m & 07777), 0); }
 int mkfifo(const char *p, mode_t m) { return mkfifoat(AT_FDCWD, p, m); }
 
 /* ---- ownership, modes, times ----------------------------------------------------------- */
@@ -190,7 +199,8 @@ static int set_times(int idx, const struct timespec t[2]) {
 int utimensat(int d, const char *p, const struct timespec t[2], int flags) {
   return set_times(__tsklee_lookup(d, p), t); /* glibc declares p nonnull */
 }
-int futimens(int fd, const struct timespec t[2]) { return set_times(fd_node(fd), t); }
+/* the console is a pipe the program owns: its times can be set (nothing records them) */
+int futimens(int fd, const struct timespec t[2]) { return fd_node(fd) == -EPERM ? 0 : set_times(fd_node(fd), t); }
 static int set_timevals(int idx, const struct timeval tv[2]) {
   struct timespec ts[2];
   if (!tv) return set_times(idx, 0);
@@ -376,7 +386,11 @@ int getgrouplist(const char *user, gid_t group, gid_t *groups, int *ngroups) {
   *ngroups = 1;
   return 1;
 }
-char *getlogin(void) { return "user"; }
+/* no terminal, no login records: getlogin fails as it does for a process without a session */
+char *getlogin(void) {
+  errno = ENOTTY;
+  return 0;
+}
 long gethostid(void) { return 0x007f0101; }
 
 /* ---- process calls that cannot succeed here --------------------------------------------- */

@@ -134,6 +134,22 @@ int getaddrinfo(const char *restrict node, const char *restrict service, const s
   return EAI_NONAME;
 }
 void freeaddrinfo(struct addrinfo *res) {}
+int getnameinfo(const struct sockaddr *restrict sa, socklen_t salen, char *restrict host, socklen_t hostlen, char *restrict serv,
+                socklen_t servlen, int flags) {
+  return EAI_NONAME;
+}
+const char *gai_strerror(int code) {
+  switch (code) {
+  case EAI_NONAME: return "Name or service not known";
+  case EAI_AGAIN: return "Temporary failure in name resolution";
+  case EAI_FAIL: return "Non-recoverable failure in name resolution";
+  case EAI_MEMORY: return "Memory allocation failure";
+  case EAI_FAMILY: return "ai_family not supported";
+  case EAI_SERVICE: return "Servname not supported for ai_socktype";
+  case EAI_SYSTEM: return "System error";
+  default: return "Unknown error";
+  }
+}
 
 long syscall(long number, ...) {
   errno = ENOSYS;

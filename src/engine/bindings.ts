@@ -30,6 +30,7 @@ import {
   handleNew,
   handlePosixMemalign,
   handleRealloc,
+  handleReallocArray,
   handleValloc,
 } from './special/heap.js';
 import {
@@ -61,6 +62,7 @@ import {
 } from './special/klee.js';
 import { handleMemCopy, handleMemPCopy, handleMemSet } from './special/mem.js';
 import { handleWriteConsole } from './special/console.js';
+import { handleLongjmp, handleSetjmp } from './special/jmp.js';
 import { isRuntimeFunction } from './prepare/runtime-functions.js';
 import { LIBM } from './special/libm.js';
 import { Termination } from './errors.js';
@@ -111,6 +113,7 @@ const OVERRIDE: Record<string, SpecialHandler> = {
   malloc: handleMalloc,
   memalign: handleMemalign,
   realloc: handleRealloc,
+  reallocarray: handleReallocArray,
   _ZdaPv: handleDelete,
   _ZdlPv: handleDelete,
   _ZdaPvm: handleDelete,
@@ -137,6 +140,13 @@ const RUNTIME: Record<string, SpecialHandler> = {
   aligned_alloc: handleAlignedAlloc,
   valloc: handleValloc,
   __tsklee_write_console: handleWriteConsole,
+  _setjmp: handleSetjmp,
+  setjmp: handleSetjmp,
+  __sigsetjmp: handleSetjmp,
+  longjmp: handleLongjmp,
+  _longjmp: handleLongjmp,
+  siglongjmp: handleLongjmp,
+  __longjmp_chk: handleLongjmp,
 };
 
 /** Defined by tsklee's libc, but run by the engine (faster, same paths). */

@@ -11,9 +11,8 @@ import type { ExecutionState } from './state.js';
 import type { KInst } from './prepare/kinst.js';
 import { castValue } from './prepare/constants.js';
 import { Msg, Termination } from './errors.js';
-import { checkError, f80Operand, fpOperand, selectValue } from './exec-arith.js';
-import { f80Fcmp, f80Neg } from './fp80.js';
-import { f80Binary } from './fp80-ir.js';
+import { checkError, fpOperand, selectValue, wideOperand } from './exec-arith.js';
+import { wideFloat } from './wide-float.js';
 import { fcmp, fpBinary, icmp, intCast, intOpKind, intWidth, isFloatKind, zeroValue } from './scalar.js';
 import { fromExpr, intBinary, toExpr, toUNum, type Scalar, type Val } from './values.js';
 import { ExprKind } from '../expr/kinds.js';
@@ -46,13 +45,16 @@ export function execVecOp(ex: Executor, st: ExecutionState, ki: KInst): void {
     if (op === Opcode.ICmp) {
       const w = intWidth(ot);
       ex.bindLocal(st, ki, x.map((xi, i) => icmp(ki.imm, w, xi as Scalar, y[i] as Scalar)));
-    } else if (ot.kind === TypeKind.X86_FP80) ex.bindLocal(st, ki, x.map((xi, i) => f80Fcmp(ki.imm, f80Operand(ex, st, xi), f80Operand(ex, st, y[i]!))));
-    else ex.bindLocal(st, ki, x.map((xi, i) => fcmp(ki.imm, fpOperand(ex, st, xi, ot.kind), fpOperand(ex, st, y[i]!, ot.kind))));
+    } else if (wideFloat(ot.kind) !== null) {
+      const wf = wideFloat(ot.kind)!;
+      ex.bindLocal(st, ki, x.map((xi, i) => wf.fcmp(ki.imm, wideOperand(ex, st, xi, wf), wideOperand(ex, st, y[i]!, wf))));
+    } else ex.bindLocal(st, ki, x.map((xi, i) => fcmp(ki.imm, fpOperand(ex, st, xi, ot.kind), fpOperand(ex, st, y[i]!, ot.kind))));
     return;
   }
   if (op === Opcode.FNeg) {
     const et = elemOf(t);
-    if (et.kind === TypeKind.X86_FP80) ex.bindLocal(st, ki, (regs[ki.a] as Val[]).map((x) => f80Neg(f80Operand(ex, st, x))));
+    const wf = wideFloat(et.kind);
+    if (wf !== null) ex.bindLocal(st, ki, (regs[ki.a] as Val[]).map((x) => wf.neg(wideOperand(ex, st, x, wf))));
     else ex.bindLocal(st, ki, (regs[ki.a] as Val[]).map((x) => -fpOperand(ex, st, x, et.kind)));
     return;
   }
@@ -69,7 +71,8 @@ export function execVecOp(ex: Executor, st: ExecutionState, ki: KInst): void {
           const tw = intWidth(te);
           return fw === tw ? xi : intCast(fw > tw ? Opcode.Trunc : Opcode.ZExt, xi, fw, tw);
         }
-        if (fe.kind === TypeKind.X86_FP80) return castValue(op, fe, te, f80Operand(ex, st, xi), ex.km.dl);
+        const wf = wideFloat(fe.kind);
+        if (wf !== null) return castValue(op, fe, te, wideOperand(ex, st, xi, wf), ex.km.dl);
         if (isFloatKind(fe.kind)) return castValue(op, fe, te, fpOperand(ex, st, xi, fe.kind), ex.km.dl);
         return castValue(op, fe, te, ex.concretize(st, xi, intWidth(fe), 'floating point'), ex.km.dl);
       }
@@ -82,8 +85,9 @@ export function execVecOp(ex: Executor, st: ExecutionState, ki: KInst): void {
   const x = regs[ki.a] as Val[];
   const y = regs[ki.b] as Val[];
   const et = elemOf(t);
-  if (et.kind === TypeKind.X86_FP80) {
-    ex.bindLocal(st, ki, x.map((xi, i) => f80Binary(op, f80Operand(ex, st, xi), f80Operand(ex, st, y[i]!))));
+  const wf = wideFloat(et.kind);
+  if (wf !== null) {
+    ex.bindLocal(st, ki, x.map((xi, i) => wf.binary(op, wideOperand(ex, st, xi, wf), wideOperand(ex, st, y[i]!, wf))));
     return;
   }
   if (isFloatKind(et.kind)) {

@@ -24,9 +24,8 @@ import {
   intWidth,
   roundTo,
 } from './scalar.js';
-import { doubleToFP128, fp128ToDouble, fromExpr, intBinary, toExpr, type Scalar, type Val } from './values.js';
-import { f80Fcmp, f80Neg, f80ToDouble } from './fp80.js';
-import { f80Binary, f80FromFloatKind, f80FromIntReg, f80FromReg, f80ToFloatKind, f80ToIntReg } from './fp80-ir.js';
+import { fromExpr, intBinary, toExpr, type Scalar, type Val } from './values.js';
+import { FP128, wideFloat, X86_FP80, type WideFloat } from './wide-float.js';
 
 const SMALL_KIND: Partial<Record<Op, BinaryKind>> = {
   [Op.Add32]: ExprKind.Add,
@@ -110,45 +109,41 @@ export function execICmp(ex: Executor, st: ExecutionState, ki: KInst): void {
 
 /**
  * A floating-point operand as a number (a symbolic one is concretized, as KLEE does). For
- * x86_fp80 this is the nearest double: code that needs the exact value uses f80Operand.
+ * x86_fp80 and fp128 this is the nearest double: code that needs the exact value uses
+ * wideOperand.
  */
 export function fpOperand(ex: Executor, st: ExecutionState, v: Val, kind: TypeKind): number {
-  if (typeof v === 'number') return v; // (in an x86_fp80 register too: a double value)
-  if (kind === TypeKind.X86_FP80) return f80ToDouble(f80Operand(ex, st, v));
+  if (typeof v === 'number') return v; // (in an x86_fp80 or fp128 register too: a double value)
+  const wf = wideFloat(kind);
+  if (wf !== null) return wf.toDouble(wideOperand(ex, st, v, wf));
   if (typeof v === 'bigint') return Number(v);
-  const e = v as Expr;
-  const c = ex.toConstant(st, e, 'floating point');
-  if (kind === TypeKind.FP128) {
-    const b = new Uint8Array(16);
-    let u = c.value;
-    for (let i = 0; i < 16; i++) {
-      b[i] = Number(u & 0xffn);
-      u >>= 8n;
-    }
-    return fp128ToDouble(b, 0);
-  }
-  const bits = fromExpr(c) as number | bigint;
-  return bitsToFp(kind, bits);
+  const c = ex.toConstant(st, v as Expr, 'floating point');
+  return bitsToFp(kind, fromExpr(c) as number | bigint);
 }
 
-/** The 80-bit pattern of an x86_fp80 operand (a symbolic one is concretized, as for double). */
-export function f80Operand(ex: Executor, st: ExecutionState, v: Val): bigint {
+/** The bit pattern of an x86_fp80 or fp128 operand (a symbolic one is concretized, as for double). */
+export function wideOperand(ex: Executor, st: ExecutionState, v: Val, wf: WideFloat): bigint {
   if (typeof v === 'object') return ex.toConstant(st, v as Expr, 'floating point').value;
-  return f80FromReg(v as number | bigint);
+  return wf.fromReg(v as number | bigint);
 }
 
-function execF80(ex: Executor, st: ExecutionState, ki: KInst): void {
+/** The exact software type of an instruction's floating kind, when it is one (a cheap test). */
+function wideOf(kind: TypeKind): WideFloat | null {
+  return kind === TypeKind.X86_FP80 ? X86_FP80 : kind === TypeKind.FP128 ? FP128 : null;
+}
+
+function execWide(ex: Executor, st: ExecutionState, ki: KInst, wf: WideFloat): void {
   const regs = st.top.regs;
-  const x = f80Operand(ex, st, regs[ki.a]!);
+  const x = wideOperand(ex, st, regs[ki.a]!, wf);
   switch (ki.op) {
     case Op.FBin:
-      ex.bindLocal(st, ki, f80Binary(ki.aux as Opcode, x, f80Operand(ex, st, regs[ki.b]!)));
+      ex.bindLocal(st, ki, wf.binary(ki.aux as Opcode, x, wideOperand(ex, st, regs[ki.b]!, wf)));
       return;
     case Op.FNeg:
-      ex.bindLocal(st, ki, f80Neg(x));
+      ex.bindLocal(st, ki, wf.neg(x));
       return;
     case Op.FCmp:
-      ex.bindLocal(st, ki, f80Fcmp(ki.imm, x, f80Operand(ex, st, regs[ki.b]!)));
+      ex.bindLocal(st, ki, wf.fcmp(ki.imm, x, wideOperand(ex, st, regs[ki.b]!, wf)));
       return;
   }
 }
@@ -156,8 +151,8 @@ function execF80(ex: Executor, st: ExecutionState, ki: KInst): void {
 export function execFloat(ex: Executor, st: ExecutionState, ki: KInst): void {
   const regs = st.top.regs;
   const kind = ki.w2 as TypeKind;
-  if (kind === TypeKind.X86_FP80) {
-    execF80(ex, st, ki);
+  if (kind === TypeKind.X86_FP80 || kind === TypeKind.FP128) {
+    execWide(ex, st, ki, kind === TypeKind.X86_FP80 ? X86_FP80 : FP128);
     return;
   }
   switch (ki.op) {
@@ -179,25 +174,27 @@ export function execFloat(ex: Executor, st: ExecutionState, ki: KInst): void {
   }
 }
 
-/** fptosi/fptoui, sitofp/uitofp, fpext/fptrunc with an x86_fp80 side. */
-function execF80Cast(ex: Executor, st: ExecutionState, ki: KInst, v: Val): void {
+/** fptosi/fptoui, sitofp/uitofp, fpext/fptrunc with an x86_fp80 or fp128 side. */
+function execWideCast(ex: Executor, st: ExecutionState, ki: KInst, v: Val): void {
   switch (ki.op) {
     case Op.FPToUI:
-    case Op.FPToSI:
-      ex.bindLocal(st, ki, f80ToIntReg(f80Operand(ex, st, v), ki.w, ki.op === Op.FPToSI));
+    case Op.FPToSI: {
+      const wf = wideOf(ki.w2 as TypeKind)!;
+      ex.bindLocal(st, ki, wf.toIntReg(wideOperand(ex, st, v, wf), ki.w, ki.op === Op.FPToSI));
       return;
+    }
     case Op.UIToFP:
     case Op.SIToFP: {
       const n = ex.concretize(st, v as Scalar, ki.w2, 'floating point');
-      ex.bindLocal(st, ki, f80FromIntReg(n, ki.w2, ki.op === Op.SIToFP));
+      ex.bindLocal(st, ki, wideOf(ki.w as TypeKind)!.fromIntReg(n, ki.w2, ki.op === Op.SIToFP));
       return;
     }
     default: {
       const from = ki.w2 as TypeKind;
       const to = ki.w as TypeKind;
-      if (from === to) ex.bindLocal(st, ki, f80Operand(ex, st, v));
-      else if (from === TypeKind.X86_FP80) ex.bindLocal(st, ki, f80ToFloatKind(to, f80Operand(ex, st, v)));
-      else ex.bindLocal(st, ki, f80FromFloatKind(from, fpOperand(ex, st, v, from)));
+      const wf = wideOf(from);
+      if (wf !== null) ex.bindLocal(st, ki, wf.toKind(to, wideOperand(ex, st, v, wf)));
+      else ex.bindLocal(st, ki, wideOf(to)!.fromKind(from, fpOperand(ex, st, v, from)));
     }
   }
 }
@@ -220,19 +217,19 @@ export function execCast(ex: Executor, st: ExecutionState, ki: KInst): void {
       return;
     case Op.FPToUI:
     case Op.FPToSI:
-      if (ki.w2 === TypeKind.X86_FP80) return execF80Cast(ex, st, ki, v);
+      if (ki.w2 === TypeKind.X86_FP80 || ki.w2 === TypeKind.FP128) return execWideCast(ex, st, ki, v);
       ex.bindLocal(st, ki, fpToInt(fpOperand(ex, st, v, ki.w2 as TypeKind), ki.w, ki.op === Op.FPToSI));
       return;
     case Op.UIToFP:
     case Op.SIToFP: {
-      if (ki.w === TypeKind.X86_FP80) return execF80Cast(ex, st, ki, v);
+      if (ki.w === TypeKind.X86_FP80 || ki.w === TypeKind.FP128) return execWideCast(ex, st, ki, v);
       const n = ex.concretize(st, v as Scalar, ki.w2, 'floating point');
       ex.bindLocal(st, ki, intToFp(n, ki.w2, ki.op === Op.SIToFP, ki.w as TypeKind));
       return;
     }
     case Op.FPTrunc:
     case Op.FPExt:
-      if (ki.w === TypeKind.X86_FP80 || ki.w2 === TypeKind.X86_FP80) return execF80Cast(ex, st, ki, v);
+      if (wideOf(ki.w as TypeKind) !== null || wideOf(ki.w2 as TypeKind) !== null) return execWideCast(ex, st, ki, v);
       ex.bindLocal(st, ki, roundTo(ki.w as TypeKind, fpOperand(ex, st, v, ki.w2 as TypeKind)));
       return;
     case Op.BitCast: {
@@ -261,9 +258,9 @@ export function valueExpr(t: Type, v: Val): Expr {
       return toExpr(fpToBits(t.kind, v as number), w);
     }
     case TypeKind.X86_FP80:
-      return typeof v === 'object' ? (v as Expr) : toExpr(f80FromReg(v as number | bigint), 80);
+      return typeof v === 'object' ? (v as Expr) : toExpr(X86_FP80.fromReg(v as number | bigint), 80);
     case TypeKind.FP128:
-      return typeof v === 'object' ? (v as Expr) : constantFromBV(fp128Bits(v as number), 128);
+      return typeof v === 'object' ? (v as Expr) : toExpr(FP128.fromReg(v as number | bigint), 128);
     default:
       throw new Error(`no expression for a value of type ${TypeKind[t.kind]}`);
   }
@@ -277,29 +274,12 @@ export function selectValue(ex: Executor, st: ExecutionState, t: Type, c: Expr, 
     return a.map((x, i) => selectValue(ex, st, elems[i]!, c, x, bs[i]!));
   }
   if (a === b) return a;
-  // fp128 registers hold doubles (or a symbolic 128-bit pattern): the select is over patterns
+  // floating-point registers select over their bit patterns
   const e = builder.select(c, valueExpr(t, a), valueExpr(t, b));
   if (e.kind !== ExprKind.Constant) return e;
-  if (t.kind === TypeKind.X86_FP80) return e.value;
-  if (t.kind === TypeKind.FP128) return fp128FromBits(e.value);
+  if (t.kind === TypeKind.X86_FP80 || t.kind === TypeKind.FP128) return e.value;
   const bits = fromExpr(e) as number | bigint;
   return t.kind === TypeKind.Integer || t.kind === TypeKind.Pointer ? bits : bitsToFp(t.kind, bits);
-}
-
-/** The IEEE binary128 pattern of a double (exact). */
-function fp128Bits(x: number): bigint {
-  const b = new Uint8Array(16);
-  doubleToFP128(x, b, 0);
-  let u = 0n;
-  for (let i = 15; i >= 0; i--) u = (u << 8n) | BigInt(b[i]!);
-  return u;
-}
-
-/** The double of a binary128 pattern (fp128 registers compute in double precision). */
-function fp128FromBits(u: bigint): number {
-  const b = new Uint8Array(16);
-  for (let i = 0; i < 16; i++) b[i] = Number((u >> BigInt(8 * i)) & 0xffn);
-  return fp128ToDouble(b, 0);
 }
 
 export function aggregateElementTypes(t: Type): Type[] {

@@ -210,12 +210,28 @@ export function execCallIndirect(ex: Executor, st: ExecutionState, ki: KInst): v
   }
 }
 
-/** Inline assembly: only empty templates (compiler barriers) are understood. */
+/**
+ * Inline assembly: empty templates (compiler barriers), and `cpuid` as <cpuid.h> emits it
+ * (a struct of eax, ebx, ecx, edx), answered as by a CPU that reports no leaf at all: so
+ * `__get_cpuid` fails and programs take their portable code (coreutils' wc and cksum skip
+ * AVX2/PCLMUL) — the one answer that holds for every machine a test may be replayed on.
+ */
 export function execCallAsm(ex: Executor, st: ExecutionState, ki: KInst): void {
   const asm = ki.aux as InlineAsm;
   const text = asm.asm.replace(/#[^\n]*/g, '').trim();
   if (text === '' && ki.dest < 0) return;
+  if (isCpuid(text, ki.inst.type)) {
+    ex.bindLocal(st, ki, [0, 0, 0, 0]);
+    return;
+  }
   ex.terminateOnError(st, Msg.inlineAsm, Termination.Execution);
+}
+
+/** `cpuid`, alone or between the `xchg` that save %rbx, giving four i32 registers. */
+function isCpuid(text: string, result: Type): boolean {
+  const insns = text.split(/[\n;]/).map((l) => l.trim()).filter((l) => l !== '');
+  if (!insns.includes('cpuid') || !insns.every((l) => l === 'cpuid' || /^xchg[lq]?\s/.test(l))) return false;
+  return result.isStruct() && result.elements.length === 4 && result.elements.every((e) => e.isInteger(32));
 }
 
 // ---------------------------------------------------------------- varargs

@@ -9,7 +9,7 @@ import { constantFromBV, type Expr } from '../expr/expr.js';
 import { ExprKind } from '../expr/kinds.js';
 import { TypeKind, type IntegerType, type Type } from '../ir/types.js';
 import { ExprArray, UpdateList } from '../expr/array.js';
-import { RMWOp } from '../ir/opcodes.js';
+import { Opcode, RMWOp } from '../ir/opcodes.js';
 import { printInstruction } from '../ir/printer/index.js';
 import { NULL_PAGE_SIZE, ObjectKind, type MemoryObject, type ObjectState, type PNode, type ResolveOracle, type StateMemory } from '../memory/index.js';
 import type { Executor } from './executor.js';
@@ -18,7 +18,8 @@ import type { ExecutionState } from './state.js';
 import type { KInst } from './prepare/kinst.js';
 import type { GepInfo } from './prepare/kmodule.js';
 import { Msg, Termination } from './errors.js';
-import { selectValue } from './exec-arith.js';
+import { selectValue, wideOperand } from './exec-arith.js';
+import { wideFloat } from './wide-float.js';
 import { icmp, intWidth } from './scalar.js';
 import { fromExpr, intBinary, intFrom, toExpr, toSBig, toUNum, wideNorm, type Scalar, type Val } from './values.js';
 import { ExprKind as EK } from '../expr/kinds.js';
@@ -444,6 +445,23 @@ export function execAtomicRMW(ex: Executor, st: ExecutionState, ki: KInst): void
 }
 
 function rmw(ex: Executor, st: ExecutionState, op: RMWOp, t: Type, old: Val, v: Val): Val | null {
+  const wf = wideFloat(t.kind);
+  if (wf !== null && op !== RMWOp.Xchg) {
+    const x = wideOperand(ex, st, old, wf);
+    const y = wideOperand(ex, st, v, wf);
+    switch (op) {
+      case RMWOp.FAdd:
+        return wf.binary(Opcode.FAdd, x, y);
+      case RMWOp.FSub:
+        return wf.binary(Opcode.FSub, x, y);
+      case RMWOp.FMax:
+        return wf.minMax(x, y, true);
+      case RMWOp.FMin:
+        return wf.minMax(x, y, false);
+      default:
+        return null;
+    }
+  }
   if (t.kind !== TypeKind.Integer && t.kind !== TypeKind.Pointer) {
     const x = old as number;
     const y = v as number;

@@ -373,7 +373,8 @@ export class Executor {
     return this.liveStates.size;
   }
 
-  private mergingSummary(): MergingSummary | null {
+  /** Merging's statistics so far (null when merging is off and nothing merged). */
+  mergingSummary(): MergingSummary | null {
     if (this.mergePoints === null && this.mergeCounters.merges === 0 && this.quantified === null) return null;
     const mp = this.mergePoints?.counters;
     const d = this.dsmCounters;

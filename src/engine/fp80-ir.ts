@@ -23,11 +23,6 @@ import {
 import { intFrom, toSBig, toUBig } from './values.js';
 import { roundTo } from './scalar.js';
 
-/** The pattern of an x86_fp80 register value (a bigint of any sign is read modulo 2^80). */
-export function f80FromReg(v: number | bigint): bigint {
-  return typeof v === 'bigint' ? BigInt.asUintN(80, v) : f80FromDouble(v);
-}
-
 /** fadd, fsub, fmul, fdiv, frem. */
 export function f80Binary(op: Opcode, a: bigint, b: bigint): bigint {
   switch (op) {
@@ -51,7 +46,7 @@ export function f80FromFloatKind(kind: TypeKind, x: number): bigint {
   return kind === TypeKind.Float ? f80FromFloat(x) : f80FromDouble(x);
 }
 
-/** fptrunc to a narrower kind: correctly rounded for float and double; half, bfloat (and fp128, kept in double) through double. */
+/** fptrunc to a narrower kind: correctly rounded for float and double; half and bfloat through double (fp128: wide-float.ts). */
 export function f80ToFloatKind(kind: TypeKind, a: bigint): number {
   if (kind === TypeKind.Float) return f80ToFloat(a);
   return roundTo(kind, f80ToDouble(a));

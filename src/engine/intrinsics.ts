@@ -10,21 +10,18 @@ import { Msg, Termination } from './errors.js';
 import { INT_INTRINSICS } from './intrinsics-int.js';
 import { intrinsicMemCopy, intrinsicMemSet } from './special/mem.js';
 import { vaStart } from './exec-call.js';
-import { f80Operand, fpOperand } from './exec-arith.js';
+import { fpOperand, wideOperand } from './exec-arith.js';
 import { memCopy } from './special/mem.js';
 import { I32, TypeKind, type Type, type VectorType } from '../ir/types.js';
 import { intBinary, intFrom, intSExt, toSNum, type Scalar, type Val } from './values.js';
 import { readAt, resolveAccess } from './exec-memory.js';
 import { ExprKind } from '../expr/kinds.js';
 import { roundTo, fpToInt } from './scalar.js';
-import { f80Abs, f80Add, f80CopySign, f80FromDouble, f80Fma, f80Mul, f80Sqrt, f80ToDouble } from './fp80.js';
-import { f80FpClass, f80Frexp, f80Ldexp, f80MinMax, f80MinimumMaximum, f80RoundIntegral, IntegralMode } from './fp80-math.js';
-import { f80FromFloatKind, f80ToFloatKind, f80ToIntReg } from './fp80-ir.js';
+import { IntegralMode } from './fp80-math.js';
+import { wideFloat, X86_FP80, type WideFloat } from './wide-float.js';
 
-/** An exact x86_fp80 form of a floating-point intrinsic (on 80-bit patterns). */
-type F80Fn = (...xs: bigint[]) => bigint;
-
-const F80_ONE = f80FromDouble(1);
+/** The exact form of a floating-point intrinsic on x86_fp80 and fp128 (on bit patterns). */
+type WideFn = (w: WideFloat, xs: bigint[]) => bigint;
 
 const nop: SpecialHandler = () => {};
 const identity: SpecialHandler = (ex, st, ki, args) => ex.bindLocal(st, ki, args[0]!);
@@ -35,18 +32,19 @@ function elemKind(t: Type): TypeKind {
 
 /**
  * A floating-point intrinsic on concrete values (symbolic floats are concretized, as KLEE).
- * On x86_fp80 it uses `exact` when given; otherwise (sin, exp, pow, …) it computes in double
- * and widens the result.
+ * On x86_fp80 and fp128 it uses `exact` when given; otherwise (sin, exp, pow, …) it computes in
+ * double and widens the result, so those carry double precision only.
  */
-function fp(n: number, f: (...xs: number[]) => number, exact?: F80Fn): SpecialHandler {
+function fp(n: number, f: (...xs: number[]) => number, exact?: WideFn): SpecialHandler {
   return (ex, st, ki, args) => {
     const k = elemKind(ki.inst.ops[0]!.type);
     const rk = elemKind(ki.inst.type);
+    const wf = wideFloat(k);
     const one =
-      k === TypeKind.X86_FP80
+      wf !== null
         ? (xs: Val[]): Val => {
-            const ops = xs.slice(0, n).map((x) => f80Operand(ex, st, x));
-            return exact ? exact(...ops) : f80FromDouble(f(...ops.map(f80ToDouble)));
+            const ops = xs.slice(0, n).map((x) => wideOperand(ex, st, x, wf));
+            return exact ? exact(wf, ops) : wf.fromDouble(f(...ops.map(wf.toDouble)));
           }
         : (xs: Val[]): Val => roundTo(rk, f(...xs.slice(0, n).map((x) => fpOperand(ex, st, x, k))));
     if (Array.isArray(args[0])) {
@@ -77,20 +75,21 @@ function fpToIntRound(round: (x: number) => number, mode: IntegralMode): Special
   return (ex, st, ki, args) => {
     const k = elemKind(ki.inst.ops[0]!.type);
     const w = (ki.inst.type as unknown as { bits: number }).bits;
-    if (k === TypeKind.X86_FP80) ex.bindLocal(st, ki, f80ToIntReg(f80RoundIntegral(f80Operand(ex, st, args[0]!), mode), w, true));
+    const wf = wideFloat(k);
+    if (wf !== null) ex.bindLocal(st, ki, wf.toIntRounded(wideOperand(ex, st, args[0]!, wf), mode, w));
     else ex.bindLocal(st, ki, fpToInt(round(fpOperand(ex, st, args[0]!, k)), w, true));
   };
 }
 
 const roundAway = (x: number): number => (x < 0 ? -Math.round(-x) : Math.round(x));
 const integral =
-  (mode: IntegralMode): F80Fn =>
-  (x) =>
-    f80RoundIntegral(x, mode);
+  (mode: IntegralMode): WideFn =>
+  (w, [x]) =>
+    w.roundIntegral(x!, mode);
 
 const FP_INTRINSICS: Record<string, SpecialHandler> = {
-  'llvm.fabs': fp(1, Math.abs, f80Abs),
-  'llvm.copysign': fp(2, (a, b) => (Object.is(b, -0) || b < 0 ? -Math.abs(a) : Math.abs(a)), f80CopySign),
+  'llvm.fabs': fp(1, Math.abs, (w, [a]) => w.abs(a!)),
+  'llvm.copysign': fp(2, (a, b) => (Object.is(b, -0) || b < 0 ? -Math.abs(a) : Math.abs(a)), (w, [a, b]) => w.copySign(a!, b!)),
   'llvm.floor': fp(1, Math.floor, integral(IntegralMode.Floor)),
   'llvm.ceil': fp(1, Math.ceil, integral(IntegralMode.Ceil)),
   'llvm.trunc': fp(1, Math.trunc, integral(IntegralMode.Trunc)),
@@ -98,14 +97,14 @@ const FP_INTRINSICS: Record<string, SpecialHandler> = {
   'llvm.nearbyint': fp(1, roundEven, integral(IntegralMode.HalfEven)),
   'llvm.roundeven': fp(1, roundEven, integral(IntegralMode.HalfEven)),
   'llvm.round': fp(1, roundAway, integral(IntegralMode.HalfAway)),
-  'llvm.sqrt': fp(1, Math.sqrt, f80Sqrt),
-  'llvm.fma': fp(3, (a, b, c) => a * b + c, f80Fma),
-  // x86 has no fused x87 multiply-add: codegen multiplies then adds
-  'llvm.fmuladd': fp(3, (a, b, c) => a * b + c, (a, b, c) => f80Add(f80Mul(a, b), c)),
-  'llvm.minnum': fp(2, minnum, (a, b) => f80MinMax(a, b, false)),
-  'llvm.maxnum': fp(2, maxnum, (a, b) => f80MinMax(a, b, true)),
-  'llvm.minimum': fp(2, (a, b) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.min(a, b)), (a, b) => f80MinimumMaximum(a, b, false)),
-  'llvm.maximum': fp(2, (a, b) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.max(a, b)), (a, b) => f80MinimumMaximum(a, b, true)),
+  'llvm.sqrt': fp(1, Math.sqrt, (w, [a]) => w.sqrt(a!)),
+  'llvm.fma': fp(3, (a, b, c) => a * b + c, (w, [a, b, c]) => w.fma(a!, b!, c!)),
+  // no fused multiply-add in x86-64 hardware for these types: codegen multiplies then adds
+  'llvm.fmuladd': fp(3, (a, b, c) => a * b + c, (w, [a, b, c]) => w.mulAdd(a!, b!, c!)),
+  'llvm.minnum': fp(2, minnum, (w, [a, b]) => w.minMax(a!, b!, false)),
+  'llvm.maxnum': fp(2, maxnum, (w, [a, b]) => w.minMax(a!, b!, true)),
+  'llvm.minimum': fp(2, (a, b) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.min(a, b)), (w, [a, b]) => w.minimumMaximum(a!, b!, false)),
+  'llvm.maximum': fp(2, (a, b) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.max(a, b)), (w, [a, b]) => w.minimumMaximum(a!, b!, true)),
   'llvm.sin': fp(1, Math.sin),
   'llvm.cos': fp(1, Math.cos),
   'llvm.tan': fp(1, Math.tan),
@@ -115,21 +114,27 @@ const FP_INTRINSICS: Record<string, SpecialHandler> = {
   'llvm.log2': fp(1, Math.log2),
   'llvm.log10': fp(1, Math.log10),
   'llvm.pow': fp(2, Math.pow),
-  // x87 canonicalizes by multiplying by 1 (quiets NaNs, normalizes pseudo-denormals)
-  'llvm.canonicalize': fp(1, (x) => x, (x) => f80Mul(x, F80_ONE)),
+  // canonicalize multiplies by 1 (quiets NaNs; x87: normalizes pseudo-denormals)
+  'llvm.canonicalize': fp(1, (x) => x, (w, [x]) => w.canonicalize(x!)),
   'llvm.lround': fpToIntRound(roundAway, IntegralMode.HalfAway),
   'llvm.llround': fpToIntRound(roundAway, IntegralMode.HalfAway),
   'llvm.lrint': fpToIntRound(roundEven, IntegralMode.HalfEven),
   'llvm.llrint': fpToIntRound(roundEven, IntegralMode.HalfEven),
 };
 
-/** A float/double/long double operand as an fp80 pattern (widening is exact). */
-function wideOperand(ex: Executor, st: ExecutionState, v: Val, k: TypeKind): bigint {
-  return k === TypeKind.X86_FP80 ? f80Operand(ex, st, v) : f80FromFloatKind(k, fpOperand(ex, st, v, k));
+/**
+ * An operand as an exact pattern: x86_fp80 and fp128 as themselves, float and double widened to
+ * fp80 (exactly), with the implementation that computes on it.
+ */
+function wideOperandOf(ex: Executor, st: ExecutionState, v: Val, k: TypeKind): [WideFloat, bigint] {
+  const wf = wideFloat(k);
+  if (wf !== null) return [wf, wideOperand(ex, st, v, wf)];
+  return [X86_FP80, X86_FP80.fromKind(k, fpOperand(ex, st, v, k))];
 }
 
-function narrowed(k: TypeKind, a: bigint): Val {
-  return k === TypeKind.X86_FP80 ? a : f80ToFloatKind(k, a);
+/** A result of wideOperandOf's implementation back in kind k (rounded once). */
+function narrowed(k: TypeKind, w: WideFloat, a: bigint): Val {
+  return w.kind === k ? a : w.toKind(k, a);
 }
 
 /** llvm.frexp (LLVM 17+): {mantissa in [0.5, 1), exponent}, as frexpl (exact for every precision). */
@@ -139,8 +144,9 @@ const frexpIntrinsic: SpecialHandler = (ex, st, ki, args) => {
     ex.terminateOnError(st, 'unsupported: llvm.frexp on vectors', Termination.Execution);
     return;
   }
-  const [m, e] = f80Frexp(wideOperand(ex, st, args[0]!, k));
-  ex.bindLocal(st, ki, [narrowed(k, m), e >>> 0]);
+  const [wf, x] = wideOperandOf(ex, st, args[0]!, k);
+  const [m, e] = wf.frexp(x);
+  ex.bindLocal(st, ki, [narrowed(k, wf, m), e >>> 0]);
 };
 
 /** llvm.ldexp (LLVM 17+): x · 2^n rounded once. */
@@ -152,10 +158,11 @@ const ldexpIntrinsic: SpecialHandler = (ex, st, ki, args) => {
   }
   const w = (ki.inst.ops[1]!.type as unknown as { bits: number }).bits;
   const n = toSNum(ex.concretize(st, args[1] as Scalar, w, 'floating point'), w);
-  ex.bindLocal(st, ki, narrowed(k, f80Ldexp(wideOperand(ex, st, args[0]!, k), n)));
+  const [wf, x] = wideOperandOf(ex, st, args[0]!, k);
+  ex.bindLocal(st, ki, narrowed(k, wf, wf.ldexp(x, n)));
 };
 
-/** The smallest normal magnitude per floating kind (fp128 is computed as a double; x86_fp80 is exact, see isFpClass). */
+/** The smallest normal magnitude of half, float, double (x86_fp80 and fp128 classify their patterns). */
 function minNormal(k: TypeKind): number {
   return k === TypeKind.Float ? 2 ** -126 : k === TypeKind.Half ? 2 ** -14 : 2 ** -1022;
 }
@@ -164,7 +171,7 @@ function minNormal(k: TypeKind): number {
  * llvm.is.fpclass(x, mask): whether x is in one of the classes the mask bits name (0 signalling
  * NaN, 1 quiet NaN, 2 -inf, 3 -normal, 4 -subnormal, 5 -0, 6 +0, 7 +subnormal, 8 +normal,
  * 9 +inf). Concrete floats are JS numbers, which keep no NaN payload: every NaN is quiet.
- * x86_fp80 values are exact patterns (f80FpClass, incl. LLVM's "no class" for unnormals).
+ * x86_fp80 and fp128 values are exact patterns (incl. LLVM's "no class" for x87 unnormals).
  */
 const isFpClass: SpecialHandler = (ex, st, ki, args) => {
   const k = elemKind(ki.inst.ops[0]!.type);
@@ -176,10 +183,11 @@ const isFpClass: SpecialHandler = (ex, st, ki, args) => {
     const c = a === Infinity ? 9 : a === 0 ? 6 : a < minNormal(k) ? 7 : 8;
     return neg ? 11 - c : c;
   };
+  const wf = wideFloat(k);
   const one =
-    k === TypeKind.X86_FP80
+    wf !== null
       ? (v: Val): number => {
-          const c = f80FpClass(f80Operand(ex, st, v));
+          const c = wf.fpClass(wideOperand(ex, st, v, wf));
           return c < 0 ? 0 : (mask >> c) & 1;
         }
       : (v: Val): number => (mask >> classOf(fpOperand(ex, st, v, k))) & 1;

@@ -13,8 +13,6 @@ import { ExprKind } from '../expr/kinds.js';
 import { MAX_OPTIMIZED_SIZE, valueChoice } from './array-values.js';
 import type { ObjectState } from '../memory/object-state.js';
 import {
-  doubleToFP128,
-  fp128ToDouble,
   fromExpr,
   intFrom,
   toExpr,
@@ -25,7 +23,8 @@ import {
 } from './values.js';
 import { bitsToFp, fpToBits } from './scalar.js';
 import { f80FromBytes, f80ToBytes } from './fp80.js';
-import { f80FromReg } from './fp80-ir.js';
+import { f128FromBytes, f128ToBytes } from './fp128.js';
+import { FP128, X86_FP80 } from './wide-float.js';
 
 export type Byte = number | Expr;
 
@@ -61,15 +60,11 @@ export class MemIO {
       }
       case TypeKind.X86_FP80:
         if (typeof v === 'object') this.intToBytes(80, v as Expr, out, off);
-        else f80ToBytes(f80FromReg(v as number | bigint), out, off);
+        else f80ToBytes(X86_FP80.fromReg(v as number | bigint), out, off);
         return;
       case TypeKind.FP128:
-        if (typeof v === 'object') {
-          this.intToBytes(128, v as Expr, out, off);
-          return;
-        }
-        doubleToFP128(v as number, scratch, 0);
-        for (let i = 0; i < 16; i++) out[off + i] = scratch[i]!;
+        if (typeof v === 'object') this.intToBytes(128, v as Expr, out, off);
+        else f128ToBytes(FP128.fromReg(v as number | bigint), out, off);
         return;
       case TypeKind.Vector: {
         const vt = t as VectorType;
@@ -153,12 +148,13 @@ export class MemIO {
         for (let i = 0; i < n; i++) {
           const b = get(off + i);
           if (typeof b !== 'number') {
+            // registers of these types hold the unsigned pattern when concrete
             const v = this.intFromBytes(n * 8, get, off);
-            return typeof v === 'object' || n === 16 ? v : BigInt.asUintN(80, BigInt(v));
+            return typeof v === 'object' ? v : BigInt.asUintN(n * 8, BigInt(v));
           }
           scratch[i] = b;
         }
-        return n === 10 ? f80FromBytes(scratch, 0) : fp128ToDouble(scratch, 0);
+        return n === 10 ? f80FromBytes(scratch, 0) : f128FromBytes(scratch, 0);
       }
       case TypeKind.Vector: {
         const vt = t as VectorType;

@@ -43,6 +43,22 @@ export const COVERAGE_COLUMNS = [
   'ProgramBranchSides',
 ] as const;
 
+/**
+ * tsklee's state-merging columns of run.stats (paper 001; engine/merging/): merges done and
+ * refused, the paths the ended states stood for, dynamic merging's fast-forwarding, queries of
+ * merged states. 0 when merging is off.
+ */
+export const MERGING_COLUMNS = [
+  'MergedStates',
+  'MergesRefusedByQce',
+  'IncompatibleAtMergePoint',
+  'PathMultiplicity',
+  'FastForwardSteps',
+  'FastForwardedStates',
+  'FastForwardedMerged',
+  'MergedStateQueries',
+] as const;
+
 export interface StatsSinks {
   /** Takes run.stats rows; null: run.stats is not written. */
   runStats: { write(row: RunStatsRow): void } | null;
@@ -161,6 +177,17 @@ export class StatsTracker {
     row.ProgramBranchSides = d.programBranchSides;
     BRANCH_TYPES.forEach((t, i) => (row[`Branches${t}`] = stats.forksByType[i]!));
     TERMINATION_CLASSES.forEach((c, i) => (row[`Termination${c}`] = stats.terminations[i]!));
+    const m = ex.mergingSummary();
+    if (m !== null) {
+      row.MergedStates = m.merges;
+      row.MergesRefusedByQce = m.refusedBySimilarity;
+      row.IncompatibleAtMergePoint = m.incompatible;
+      row.PathMultiplicity = m.pathMultiplicity;
+      row.FastForwardSteps = m.forwardSteps;
+      row.FastForwardedStates = m.forwardedStates;
+      row.FastForwardedMerged = m.forwardedMerged;
+      row.MergedStateQueries = m.mergedStateQueries;
+    }
     Object.assign(row, ex.memoryModel.statistics());
     return row;
   }

@@ -13,8 +13,8 @@
  *   half/float/double a number (float and half rounded to their precision)
  *   x86_fp80          a bigint, the 80-bit pattern: exact x87 extended precision (fp80.ts,
  *                     fp80-ir.ts); a number there is a double value, widened exactly on use
- *   fp128             a number: tsklee computes fp128 arithmetic in double precision (a
- *                     documented caveat); loads and stores convert the exact 16-byte format
+ *   fp128             a bigint, the 128-bit pattern: exact IEEE binary128 as libgcc's soft-fp
+ *                     computes it (fp128.ts, wide-float.ts); a number there is a double value
  *   symbolic scalar   an Expr of the type's bit width (floats: their bit pattern)
  *   vector, struct,   a JS array of the element values (each as above)
  *   array
@@ -232,67 +232,3 @@ export function roundHalf(x: number): number {
   return bitsToHalf(halfToBits(x));
 }
 
-/** m · 2^e rounded once to a double (m a positive bigint). */
-function scaleExact(m: bigint, e: number): number {
-  // Normalise m to 64 bits, then round to 53 significant bits considering the final exponent.
-  const bits = m.toString(2).length;
-  const top = e + bits - 1; // exponent of the leading bit
-  let keep = 53;
-  if (top < -1022) keep = 53 - (-1022 - top); // subnormal result: fewer significant bits
-  if (keep <= 0) {
-    if (keep === 0) {
-      // rounds to the smallest subnormal or 0
-      const half = 1n << BigInt(bits - 1);
-      return m > half ? 2 ** -1074 : 0;
-    }
-    return 0;
-  }
-  let drop = bits - keep;
-  let r = m;
-  if (drop > 0) {
-    const q = r >> BigInt(drop);
-    const rem = r - (q << BigInt(drop));
-    const half = 1n << BigInt(drop - 1);
-    r = rem > half || (rem === half && (q & 1n) === 1n) ? q + 1n : q;
-  } else drop = 0;
-  return Number(r) * 2 ** (e + drop);
-}
-
-/** IEEE binary128 bytes of a double (exact). */
-export function doubleToFP128(x: number, out: Uint8Array, off: number): void {
-  f64[0] = x;
-  const lo = u32[0]!;
-  const hi = u32[1]!;
-  const sign = BigInt(hi >>> 31);
-  const e = (hi >>> 20) & 0x7ff;
-  let frac = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
-  let exp: bigint;
-  if (e === 0x7ff) exp = 0x7fffn;
-  else if (e === 0) {
-    if (frac === 0n) exp = 0n;
-    else {
-      let shift = 0;
-      while ((frac & (1n << 52n)) === 0n) {
-        frac <<= 1n;
-        shift++;
-      }
-      frac &= (1n << 52n) - 1n;
-      exp = BigInt(1 - 1023 - shift + 16383);
-    }
-  } else exp = BigInt(e - 1023 + 16383);
-  const v = (sign << 127n) | (exp << 112n) | (frac << 60n);
-  for (let i = 0; i < 16; i++) out[off + i] = Number((v >> BigInt(8 * i)) & 0xffn);
-}
-
-export function fp128ToDouble(b: Uint8Array, off: number): number {
-  let v = 0n;
-  for (let i = 15; i >= 0; i--) v = (v << 8n) | BigInt(b[off + i]!);
-  const sign = v >> 127n ? -1 : 1;
-  const exp = Number((v >> 112n) & 0x7fffn);
-  const mant = v & ((1n << 112n) - 1n);
-  if (exp === 0x7fff) return mant !== 0n ? NaN : sign * Infinity;
-  if (exp === 0 && mant === 0n) return sign * 0;
-  const m = exp === 0 ? mant : mant | (1n << 112n);
-  const e = (exp === 0 ? 1 : exp) - 16383 - 112;
-  return sign * scaleExact(m, e);
-}

@@ -1,9 +1,10 @@
 /**
  * Does a native run reach what tsklee recorded for the test? Exited paths: the same exit
- * status and the same stdout, byte for byte. Abort and assertion failures: the program dies
+ * status (or death by signal n for a recorded 128 + n) and the same stdout, byte for byte. Abort and assertion failures: the program dies
  * of SIGABRT. Other error paths (out-of-bounds, …) and paths stopped early have no defined
  * native behaviour: not compared, only described.
  */
+import { constants } from 'node:os';
 import { REPLAY_ERROR_EXIT_CODE } from '../output/ktest.js';
 import type { NativeResult } from './native.js';
 import type { RecordedOutcome } from './recorded.js';
@@ -24,6 +25,10 @@ export function describeNative(r: NativeResult, timeoutMs: number): string {
   return `exit ${r.status}`;
 }
 
+function signalNumber(name: NodeJS.Signals): number | undefined {
+  return (constants.signals as Record<string, number>)[name];
+}
+
 /** Where two outputs first differ, for the message. */
 function firstDifference(a: Buffer, b: Buffer): number {
   const n = Math.min(a.length, b.length);
@@ -40,6 +45,11 @@ export function compareRun(rec: RecordedOutcome, r: NativeResult, timeoutMs: num
     return { verdict: 'differ', text: `exit ${REPLAY_ERROR_EXIT_CODE}: the test does not fit the program's klee_make_symbolic calls${why !== '' ? ` (${why.trim()})` : ''}` };
   }
   if (rec.exit !== undefined) {
+    if (r.signal !== null && signalNumber(r.signal) === rec.exit - 128) {
+      // tsklee's libc ends a program that raises a terminating signal with _exit(128 + n), the
+      // status a shell reports for death by signal n (the model has no process to kill)
+      return { verdict: 'match', text: `${native}: as recorded (exit ${rec.exit} = 128 + ${r.signal})` };
+    }
     if (r.status !== rec.exit) return { verdict: 'differ', text: `${native}, recorded exit ${rec.exit}` };
     if (!compareStdout) return { verdict: 'match', text: `${native}: as recorded (stdout not compared: --sym-stdout)` };
     if (!r.stdout.equals(rec.stdout)) {

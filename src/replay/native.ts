@@ -4,7 +4,7 @@
  * with runtime/replay, in a fresh temporary directory that is removed afterwards.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { NativeInputs } from './posix-inputs.js';
@@ -67,6 +67,29 @@ export function runNative(binary: string, inputs: NativeInputs, o: NativeRunOpti
     return { status: r.status, signal: r.signal, timedOut: code === 'ETIMEDOUT', stdout: r.stdout ?? Buffer.alloc(0), stderr: r.stderr ?? Buffer.alloc(0) };
   } finally {
     if (stdinFd !== undefined) closeSync(stdinFd);
-    rmSync(root, { recursive: true, force: true });
+    removeTree(root);
   }
+}
+
+/**
+ * Removes the test's directory even when the program took its permissions away (`chmod 000
+ * .`, `chmod -R a-w`): every directory made writable and searchable again first.
+ */
+function removeTree(root: string): void {
+  try {
+    rmSync(root, { recursive: true, force: true });
+    return;
+  } catch {
+    // fall through: restore permissions and try again
+  }
+  const restore = (dir: string): void => {
+    try {
+      chmodSync(dir, 0o700);
+      for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) restore(join(dir, e.name));
+    } catch {
+      // not ours to change: rmSync below says so
+    }
+  };
+  restore(root);
+  rmSync(root, { recursive: true, force: true });
 }

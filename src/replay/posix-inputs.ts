@@ -13,7 +13,7 @@ export interface SymFile {
   /** `A`, `B`, …: created in the directory the program runs in. */
   name: string;
   bytes: Uint8Array;
-  /** Permission bits from the test's stat object (owner read always added: the model never refuses a read). */
+  /** Permission bits from the test's stat object (see nativeMode). */
   mode: number;
 }
 
@@ -30,6 +30,16 @@ export interface NativeInputs {
 /** A test whose objects do not fit the options in its own argument list. */
 export class PosixInputsError extends Error {
   override readonly name = 'PosixInputsError';
+}
+
+/**
+ * The permission bits a replayed file gets from the test's mode: the model checks a
+ * permission against any class's bit and never refuses a read (runtime/posix/README.md), and
+ * the replayed program owns the file: so the owner gets every bit some class has, and read.
+ */
+export function nativeMode(mode: number): number {
+  const any = (mode | (mode >> 3) | (mode >> 6)) & 0o7;
+  return (mode & 0o777) | (any << 6) | 0o400;
 }
 
 /** Offset of st_mode in x86-64's struct stat64 (st_dev, st_ino, st_nlink: 8 bytes each). */
@@ -114,7 +124,7 @@ export function nativeInputs(t: KTest): NativeInputs {
     if (stat !== undefined && stat.bytes.length >= STAT_MODE_OFFSET + 4) {
       mode = new DataView(stat.bytes.buffer, stat.bytes.byteOffset).getUint32(STAT_MODE_OFFSET, true) & 0o777;
     }
-    files.push({ name, bytes: data.bytes, mode: mode | 0o400 });
+    files.push({ name, bytes: data.bytes, mode: nativeMode(mode) });
   }
   return { args, files, stdin: byName.get('stdin')?.bytes ?? null, symStdout };
 }

@@ -45,6 +45,8 @@ interface Program {
   src: string;
   /** Extra `tsklee run` options from a `// tsklee-args: …` line in the source (e.g. --libc=tsklee). */
   args: string[];
+  /** Extra flags for the native builds from a `// native-args: …` line (e.g. -lquadmath). */
+  nativeArgs: string[];
 }
 
 const programs: Program[] = (() => {
@@ -56,8 +58,9 @@ const programs: Program[] = (() => {
     .sort()
     .map((name) => {
       const src = join(CONCRETE_DIR, `${name}.c`);
-      const line = /^\/\/ tsklee-args:(.*)$/m.exec(readFileSync(src, 'utf8'));
-      return { name, src, args: line ? line[1]!.trim().split(/\s+/) : [] };
+      const text = readFileSync(src, 'utf8');
+      const words = (key: string): string[] => new RegExp(`^// ${key}:(.*)$`, 'm').exec(text)?.[1]!.trim().split(/\s+/) ?? [];
+      return { name, src, args: words('tsklee-args'), nativeArgs: words('native-args') };
     });
 })();
 
@@ -135,7 +138,7 @@ describe('concrete programs are free of undefined behaviour natively (no tsklee 
   beforeAll(async () => {
     await pool(programs, async (p, i) => {
       try {
-        const exe = await compileNativeCached(p.src, { clang: 19, opt: ['-O0'], sanitize: true, flags: ['-DNATIVE', '-fsanitize=undefined', ...FP, '-lm'], out: join(BUILD, `${p.name}.clang19.ubsan`), deps: DEPS });
+        const exe = await compileNativeCached(p.src, { clang: 19, opt: ['-O0'], sanitize: true, flags: ['-DNATIVE', '-fsanitize=undefined', ...FP, ...p.nativeArgs, '-lm'], out: join(BUILD, `${p.name}.clang19.ubsan`), deps: DEPS });
         verdicts[i] = (await nativeResults(exe, true)).size; // throws with the sanitizer's report on a failure
       } catch (e) {
         verdicts[i] = e as Error;
@@ -166,7 +169,7 @@ describe('concrete programs: tsklee computes what the native build computes', ()
     await pool(cases, async ({ program: p, config: c }, i) => {
       try {
         const stem = `${p.name}.clang${c.clang}.${c.mode}`;
-        const exe = await compileNativeCached(p.src, { clang: c.clang, opt: [c.mode === 'O0' ? '-O0' : '-O2'], flags: ['-DNATIVE', ...FP, '-lm'], out: join(BUILD, `${stem}.native`), deps: DEPS });
+        const exe = await compileNativeCached(p.src, { clang: c.clang, opt: [c.mode === 'O0' ? '-O0' : '-O2'], flags: ['-DNATIVE', ...FP, ...p.nativeArgs, '-lm'], out: join(BUILD, `${stem}.native`), deps: DEPS });
         const native = await nativeResults(exe);
         const header = join(BUILD, `${stem}.expected.h`);
         writeFile(header, expectedHeader(native));

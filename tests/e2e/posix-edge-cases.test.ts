@@ -5,9 +5,10 @@
  *    write(1, NULL, n) too;
  *  - fcntl(F_GETLK) answers that nothing conflicts (l_type = F_UNLCK) as a lone process's
  *    kernel does (it left the caller's l_type);
- * both replayed natively: same stdout and exit status. And, as KLEE's model: a symbolic stdin
- * is a terminal when its symbolic st_mode says character device, so isatty(0) and
- * ioctl(0, TIOCGWINSZ) fork (the terminal side gets KLEE's 24x80 window).
+ * both replayed natively: same stdout and exit status. And, as KLEE's model: a symbolic stdout
+ * is a terminal when its symbolic st_mode says character device, so isatty(1) and
+ * ioctl(1, TIOCGWINSZ) fork (the terminal side gets KLEE's 24x80 window). A symbolic stdin is
+ * a regular file, as every replay (klee-replay's, tsklee's) builds it: no terminal path.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,31 +41,31 @@ int main(void) {
 }
 `;
 
-const TTY = `#include <stdio.h>
+// FD is 0 or 1: which descriptor the program asks (it reports on stderr, as stdout may be symbolic)
+const tty = (fd: number): string => `#include <stdio.h>
 #include <errno.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 int main(void) {
   struct winsize ws = {0};
-  if (isatty(0)) {
-    int r = ioctl(0, TIOCGWINSZ, &ws);
-    printf("tty %d %dx%d\\n", r, ws.ws_row, ws.ws_col);
+  if (isatty(${fd})) {
+    int r = ioctl(${fd}, TIOCGWINSZ, &ws);
+    fprintf(stderr, "tty %d %dx%d\\n", r, ws.ws_row, ws.ws_col);
     return 1;
   }
-  int r = ioctl(0, TIOCGWINSZ, &ws);
-  printf("notty %d %s\\n", r, errno == ENOTTY ? "ENOTTY" : "other");
+  int r = ioctl(${fd}, TIOCGWINSZ, &ws);
+  fprintf(stderr, "notty %d %s\\n", r, errno == ENOTTY ? "ENOTTY" : "other");
   return 0;
 }
 `;
-
 function tsklee(args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: dir, maxBuffer: 1 << 26 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function outputs(out: string): string[] {
+function outputs(out: string, ext = '.stdout'): string[] {
   return readdirSync(join(dir, out))
-    .filter((f) => f.endsWith('.stdout'))
+    .filter((f) => f.endsWith(ext))
     .map((f) => readFileSync(join(dir, out, f), 'utf8'))
     .sort();
 }
@@ -72,7 +73,8 @@ function outputs(out: string): string[] {
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'tsklee-posix-edge-'));
   writeFileSync(join(dir, 'files.c'), FILES);
-  writeFileSync(join(dir, 'tty.c'), TTY);
+  writeFileSync(join(dir, 'tty0.c'), tty(0));
+  writeFileSync(join(dir, 'tty1.c'), tty(1));
   execFileSync('cc', ['files.c', '-o', 'files'], { cwd: dir });
 });
 afterAll(() => {
@@ -90,8 +92,14 @@ it('read and write with a NULL buffer fail with EFAULT and F_GETLK reports no co
   expect(native.stdout).toContain('tsklee: replayed 2 tests natively: 2 as recorded, 0 different, 0 not compared\n');
 }, 120_000);
 
-it('isatty and TIOCGWINSZ on a symbolic stdin fork on its symbolic mode, as in KLEE', () => {
-  const run = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--search=dfs', '--output-dir=tty-out', 'tty.c', '--sym-stdin', '1']);
+it('isatty and TIOCGWINSZ on a symbolic stdout fork on its symbolic mode, as in KLEE', () => {
+  const run = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--search=dfs', '--output-dir=tty1-out', 'tty1.c', '--sym-stdout']);
   expect(run.code).toBe(0);
-  expect(outputs('tty-out')).toEqual(['notty -1 ENOTTY\n', 'tty 0 24x80\n']);
+  expect(outputs('tty1-out', '.stderr')).toEqual(['notty -1 ENOTTY\n', 'tty 0 24x80\n']);
+}, 120_000);
+
+it('a symbolic stdin is a regular file, as every replay builds it (unlike KLEE, no terminal path no replay reproduces)', () => {
+  const run = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--search=dfs', '--output-dir=tty0-out', 'tty0.c', '--sym-stdin', '1']);
+  expect(run.code).toBe(0);
+  expect(outputs('tty0-out', '.stderr')).toEqual(['notty -1 ENOTTY\n']);
 }, 120_000);

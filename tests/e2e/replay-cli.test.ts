@@ -191,4 +191,21 @@ int main(int argc, char **argv) {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^test000002\.ktest: DIFFERS: timeout after 0\.5 s$/m);
   });
+
+  it('skips a test whose path was stopped before the model made all its inputs; any other such test is an error', () => {
+    const out = mkdtempSync(join(dir, 'early-'));
+    const le32 = (v: number): Uint8Array => new Uint8Array(new Int32Array([v]).buffer);
+    // --max-time stopped this path between the two n_args of --sym-args and its arg01
+    const partial = { version: 3, args: ['prog.bc', '--sym-args', '0', '1', '2', '--sym-args', '0', '2', '2'], symArgvs: 0, symArgvLen: 0, objects: [{ name: 'n_args', bytes: le32(0) }, { name: 'n_args', bytes: le32(1) }] };
+    writeKTestFile(join(out, 'test000001.ktest'), partial);
+    writeFileSync(join(out, 'test000001.early'), 'Execution halting.\n');
+    const r = tsklee(['replay', '--native', '/bin/true', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^test000001\.ktest: not replayed: the path was stopped early before all its inputs were made \(the test has no object for argument 1 of --sym-args 0 2 \(its objects: n_args, n_args\)\)$/m);
+    expect(r.stdout).toMatch(/replayed 1 tests natively: 0 as recorded, 0 different, 1 not compared/);
+    rmSync(join(out, 'test000001.early'));
+    const bad = tsklee(['replay', '--native', '/bin/true', out]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/test000001\.ktest: the test has no object/);
+  });
 });

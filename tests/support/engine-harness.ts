@@ -498,16 +498,19 @@ function newestMtime(dir: string, skip?: string): number {
 }
 
 /** A hash of the JavaScript in dist/ (a rebuild that changes nothing keeps cached runs valid). */
+/** A hash of the built tsklee: dist/'s code and the C runtime's bitcode (a run links the libc and POSIX model). */
 function hashDist(): string {
   const h = createHash('sha1');
-  const walk = (d: string): void => {
+  const walk = (d: string, exts: string[]): void => {
     for (const e of readdirSync(d, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : 1))) {
       const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.js') || e.name.endsWith('.wasm')) h.update(e.name).update(readFileSync(p));
+      if (e.isDirectory()) walk(p, exts);
+      else if (exts.some((x) => e.name.endsWith(x))) h.update(e.name).update(readFileSync(p));
     }
   };
-  if (existsSync(join(ROOT, 'dist'))) walk(join(ROOT, 'dist'));
+  if (existsSync(join(ROOT, 'dist'))) walk(join(ROOT, 'dist'), ['.js', '.wasm']);
+  const rt = join(ROOT, 'runtime', 'build');
+  for (const f of existsSync(rt) ? readdirSync(rt).filter((n) => n.endsWith('.bc')).sort() : []) h.update(f).update(readFileSync(join(rt, f)));
   return h.digest('hex');
 }
 

@@ -49,4 +49,28 @@ size_t __tsklee_fwrite(const void *p, size_t n, FILE *f);
 void __tsklee_string_file(FILE *f, const char *s, size_t n);
 int __tsklee_vfprintf_out(void *out, const char *fmt, va_list ap);
 int __tsklee_vfscanf(FILE *f, const char *fmt, va_list ap);
+/* printf flags */
+#define F_MINUS 1
+#define F_PLUS 2
+#define F_SPACE 4
+#define F_HASH 8
+#define F_ZERO 16
+
+/* A floating-point value to format: m·2^e (cls 0), infinity (1) or NaN (2), of format fmt. */
+#define FPV_DOUBLE 0
+#define FPV_LDOUBLE 1
+#define FPV_FLOAT128 2
+struct __tsklee_fpval {
+  /* m first: the same offsets whether i128 is 8-aligned (the data layout of clang ≤ 17, whose
+   * programs link this library built by clang 19) or 16-aligned */
+  unsigned __int128 m;
+  int neg, cls;
+  int e;
+  int fmt;
+};
+void __tsklee_fp_double(double x, struct __tsklee_fpval *v);
+void __tsklee_fp_ldouble(long double x, struct __tsklee_fpval *v);
+void __tsklee_fp_float128(__float128 x, struct __tsklee_fpval *v);
+/* One %e/%f/%g/%a conversion with its sign and padding, malloc'd (NULL when out of memory). */
+char *__tsklee_float_text(const struct __tsklee_fpval *v, int conv, int prec, int flags, long width, size_t *len);
 #endif

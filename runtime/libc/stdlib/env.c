@@ -82,10 +82,7 @@ int setenv(const char *name, const char *value, int overwrite) {
 int putenv(char *string) {
   size_t len = name_len(string);
   if (string[len] != '=') return unsetenv(string) == 0 ? 0 : -1; /* glibc: "NAME" removes */
-  if (len == 0) {
-    errno = EINVAL;
-    return -1;
-  }
+  /* glibc accepts an empty name ("=x": env - =x succeeds natively); getenv("") never finds it */
   return put_entry(string, len);
 }
 

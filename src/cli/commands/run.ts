@@ -21,7 +21,7 @@ import { explore } from '../../engine/explore.js';
 import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, Z3Solver, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
 import { solverStatsColumns } from '../../output/run-stats.js';
 import { countingBackend } from '../../solver/solver.js';
-import { COVERAGE_COLUMNS } from '../../engine/stats-tracker.js';
+import { COVERAGE_COLUMNS, MERGING_COLUMNS } from '../../engine/stats-tracker.js';
 import { RELOCATION_COLUMNS } from '../../memory/index.js';
 import { formatCoveredInstructions, statsEngineOptions, statsFilesWanted, statsSinks, writeCoverage, type StatsRunArgs } from '../run-statistics.js';
 import { DEFAULT_OPTIONS, resolveOptions, type EngineOptions } from '../../engine/options.js';
@@ -341,7 +341,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       const commandLine = ['tsklee', ...process.argv.slice(2)];
       out.writeInfo(formatInfoHeader({ argv: commandLine, pid: process.pid, start }));
       const wanted = statsFilesWanted(resolveOptions(opts));
-      const stats = wanted.stats ? await out.openRunStats({ extraColumns: [...solverStatsColumns(solver.stats()), ...COVERAGE_COLUMNS, ...(argv.addressing === 'relocatable' ? RELOCATION_COLUMNS : [])], commitEvery: argv.statsCommitAfter }) : null;
+      const stats = wanted.stats ? await out.openRunStats({ extraColumns: [...solverStatsColumns(solver.stats()), ...COVERAGE_COLUMNS, ...MERGING_COLUMNS, ...(argv.addressing === 'relocatable' ? RELOCATION_COLUMNS : [])], commitEvery: argv.statsCommitAfter }) : null;
       let interrupted: string | null = null;
       const progress = ProgressLine.forStream(process.stderr);
       const onSigint = (): void => {

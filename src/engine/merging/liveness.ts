@@ -29,7 +29,7 @@ class BitSet {
   union(o: BitSet): boolean {
     let changed = false;
     for (let i = 0; i < this.words.length; i++) {
-      const w = this.words[i]! | o.words[i]!;
+      const w = (this.words[i]! | o.words[i]!) >>> 0; // unsigned, as the array holds it (bit 31)
       if (w !== this.words[i]) {
         this.words[i] = w;
         changed = true;

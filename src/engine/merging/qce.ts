@@ -28,6 +28,7 @@ import type { KFunction } from '../prepare/kinst.js';
 import { functionOrder } from './location.js';
 import { computeCounts, Counts, type BlockCounts } from './qce-counts.js';
 import { tripCounts } from './trip-count.js';
+import { CellLiveness } from './cell-liveness.js';
 
 export interface QceParams {
   alpha: number;
@@ -60,6 +61,14 @@ export class FunctionQce {
   /** Each block's queries in instruction order: pc and counts. */
   private readonly sitesOf: { pc: number; c: Counts }[][] = [];
   private readonly atPc = new Map<number, Counts>();
+  private cellLiveness: CellLiveness | null = null;
+
+  /** Whether variable v (a register's liveness is liveness.ts's) may still matter from pc on: cells of locals dead there do not. */
+  cellLive(pc: number, v: number): boolean {
+    const c = this.cell(v);
+    return c.global !== null || this.cellLiveness === null || this.cellLiveness.isLive(pc, c.alloca, c.offset);
+  }
+
   /** Variables the returned value depends on (their later uses are the caller's). */
   readonly returnDeps = new Set<number>();
 
@@ -239,6 +248,14 @@ export class FunctionQce {
       for (const s of sites) sum.addScaled(s.c, 1);
       local.push(sum);
     });
+    this.cellLiveness = new CellLiveness(
+      kf,
+      (v) => {
+        const r = rootOf(v);
+        return r !== null && r.global === null ? { alloca: r.alloca, offset: r.offset, size: 0 } : null;
+      },
+      sizeOf,
+    );
     const cfg = functionOrder(kf).cfg;
     const trips = tripCounts(kf, cfg);
     this.counts = computeCounts(cfg, local, { beta: params.beta, tripCount: (l) => trips.get(l) ?? params.kappa });

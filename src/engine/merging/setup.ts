@@ -34,8 +34,8 @@ export function setUpStateMerging(ex: Executor): MergingSetup {
   const mergedAway = new WeakSet<ExecutionState>();
   const oracle: LocationOracle<ExecutionState> = {
     topologicalPosition: topoPosition,
-    // a structural fingerprint keeps states that can never merge (other objects, arrays) apart
-    similarityKey: (st) => `${locationKey(st)}#${st.memory.liveObjects}:${st.symbolics.length}#${qce === null ? 0 : qce.hash(st)}`,
+    // a structural fingerprint in the location keeps states that can never merge (other objects, arrays) apart
+    signature: (st) => ({ location: `${locationKey(st)}#${st.memory.liveObjects}:${st.symbolics.length}`, values: qce === null ? [] : qce.values(st) }),
     endedByMerge: (st) => mergedAway.has(st),
   };
   ex.blockSteps = true;

@@ -76,7 +76,7 @@ export class QceSimilarity implements Similarity {
       const vars: number[] = [];
       const consider = (v: number, q: number): void => {
         if (!(q > threshold)) return;
-        if (!fq.isCell(v) && !live.has(v)) return;
+        if (fq.isCell(v) ? !fq.cellLive(pc, v) : !live.has(v)) return;
         vars.push(v);
       };
       for (const [v, q] of counts.add) consider(v, q + (callerReturned > 0 && fq.returnDeps.has(v) ? callerReturned : 0));
@@ -107,6 +107,18 @@ export class QceSimilarity implements Similarity {
     }
     this.lastHotCount = n;
     return true;
+  }
+
+  /** The hot variables' values (null where symbolic), in a fixed order per location: DSM's history entries. */
+  values(st: ExecutionState): (string | number | bigint | null)[] {
+    const out: (string | number | bigint | null)[] = [];
+    for (const { frame, fq, vars } of this.hot(st)) {
+      for (const v of vars) {
+        const x = this.observe(st, frame, fq, v);
+        out.push(x === SYMBOLIC ? null : x === ABSENT ? '-' : x);
+      }
+    }
+    return out;
   }
 
   /**

@@ -48,9 +48,8 @@ import {
   roundTo,
   zeroValue,
 } from '../scalar.js';
-import { fp128ToDouble } from '../values.js';
-import { f80Fcmp, f80Neg } from '../fp80.js';
-import { f80Binary, f80FromFloatKind, f80FromIntReg, f80FromReg, f80ToFloatKind, f80ToIntReg } from '../fp80-ir.js';
+import { wideFloat } from '../wide-float.js';
+import { f128ToDouble } from '../fp128.js';
 import { MemIO, type Byte } from '../mem-io.js';
 
 /** A constant tsklee cannot evaluate (reported once, as an error at preparation). */
@@ -157,7 +156,8 @@ export class ConstantEvaluator {
       case Opcode.FCmp: {
         const a = this.eval(ce.ops[0]!);
         const b = this.eval(ce.ops[1]!);
-        if (ce.ops[0]!.type.kind === TypeKind.X86_FP80) return f80Fcmp(ce.predicate, f80FromReg(a as number | bigint), f80FromReg(b as number | bigint));
+        const wf = wideFloat(ce.ops[0]!.type.kind);
+        if (wf !== null) return wf.fcmp(ce.predicate, wf.fromReg(a as number | bigint), wf.fromReg(b as number | bigint));
         return fcmp(ce.predicate, a as number, b as number);
       }
       case Opcode.Select: {
@@ -170,7 +170,8 @@ export class ConstantEvaluator {
       }
       case Opcode.FNeg: {
         const a = this.eval(ce.ops[0]!) as number | bigint;
-        return ce.type.kind === TypeKind.X86_FP80 ? f80Neg(f80FromReg(a)) : -(a as number);
+        const wf = wideFloat(ce.type.kind);
+        return wf !== null ? wf.neg(wf.fromReg(a)) : -(a as number);
       }
       default:
         break;
@@ -181,7 +182,8 @@ export class ConstantEvaluator {
       const y = this.eval(ce.ops[1]!);
       const et = elementType(t);
       const one = (a: Val, b: Val): Val => {
-        if (et.kind === TypeKind.X86_FP80) return f80Binary(op, f80FromReg(a as number | bigint), f80FromReg(b as number | bigint));
+        const wf = wideFloat(et.kind);
+        if (wf !== null) return wf.binary(op, wf.fromReg(a as number | bigint), wf.fromReg(b as number | bigint));
         if (isFloatKind(et.kind)) return fpBinary(op, et.kind, a as number, b as number);
         return intBinaryOp(op, intWidth(et), a as Scalar, b as Scalar);
       };
@@ -203,11 +205,10 @@ export function fpFromBits(kind: TypeKind, bits: bigint): number | bigint {
     case TypeKind.X86_FP80:
       return BigInt.asUintN(80, bits);
     case TypeKind.FP128:
-    case TypeKind.PPC_FP128: {
-      const b = new Uint8Array(16);
-      for (let i = 0; i < 16; i++) b[i] = Number((bits >> BigInt(8 * i)) & 0xffn);
-      return fp128ToDouble(b, 0);
-    }
+      return BigInt.asUintN(128, bits);
+    case TypeKind.PPC_FP128:
+      // PowerPC's double-double never appears in x86-64 code: read as binary128, in double, as before
+      return f128ToDouble(BigInt.asUintN(128, bits));
     case TypeKind.Double:
       return bitsToFp(kind, BigInt.asIntN(64, bits));
     default:
@@ -242,16 +243,22 @@ export function castValue(op: Opcode, from: Type, to: Type, v: Val, dl: DataLayo
       return v;
     case Opcode.FPToSI:
     case Opcode.FPToUI:
-      if (from.kind === TypeKind.X86_FP80) return f80ToIntReg(f80FromReg(v as number | bigint), intWidth(to), op === Opcode.FPToSI);
+      if (wideFloat(from.kind) !== null) {
+        const wf = wideFloat(from.kind)!;
+        return wf.toIntReg(wf.fromReg(v as number | bigint), intWidth(to), op === Opcode.FPToSI);
+      }
       return fpToInt(v as number, intWidth(to), op === Opcode.FPToSI);
     case Opcode.SIToFP:
     case Opcode.UIToFP:
-      if (to.kind === TypeKind.X86_FP80) return f80FromIntReg(v as number | bigint, intWidth(from), op === Opcode.SIToFP);
+      if (wideFloat(to.kind) !== null) return wideFloat(to.kind)!.fromIntReg(v as number | bigint, intWidth(from), op === Opcode.SIToFP);
       return intToFp(v as number | bigint, intWidth(from), op === Opcode.SIToFP, to.kind);
     case Opcode.FPTrunc:
     case Opcode.FPExt:
-      if (from.kind === TypeKind.X86_FP80) return to.kind === TypeKind.X86_FP80 ? v : f80ToFloatKind(to.kind, f80FromReg(v as number | bigint));
-      if (to.kind === TypeKind.X86_FP80) return f80FromFloatKind(from.kind, v as number);
+      if (wideFloat(from.kind) !== null) {
+        const wf = wideFloat(from.kind)!;
+        return wf.toKind(to.kind, wf.fromReg(v as number | bigint));
+      }
+      if (wideFloat(to.kind) !== null) return wideFloat(to.kind)!.fromKind(from.kind, v as number);
       return roundTo(to.kind, v as number);
     default:
       throw new ConstantError(`unsupported cast '${Opcode[op]}'`);

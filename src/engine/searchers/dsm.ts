@@ -1,14 +1,16 @@
 /**
  * Dynamic state merging (paper 001 §4, Algorithm 2): a decorator over any searcher. Each state
- * keeps its last δ history entries (one per basic block: where it stood and a hash of its hot
- * variables). A state whose current entry appears in another state's recent history is
- * lagging behind that state on the same route: it goes into the forwarding set F. While F is
+ * keeps its last δ history entries (one per basic block: where it stood and the values of its
+ * hot variables, symbolic ones as a wildcard — the paper hashes them, which is stricter than
+ * its similarity relation: a value symbolic in one state and concrete in the other is similar).
+ * A state whose current entry matches an entry of another state's recent history is lagging
+ * behind that state on the same route: it goes into the forwarding set F. While F is
  * not empty, the topologically first state of F runs (so the one furthest behind catches up
  * first); otherwise the driving searcher picks. F follows every step: a forwarded state that
  * diverges matches no history any more and leaves F. The merge itself happens where the
  * states meet (merging/auto.ts), after the full similarity check.
  */
-import { comparePositions, type LocationOracle, type Searcher, type SearchableState } from './searcher.js';
+import { compatibleSignatures, comparePositions, type LocationOracle, type MergeSignature, type Searcher, type SearchableState } from './searcher.js';
 
 export interface DsmCounters {
   /** Steps whose state came from F. */
@@ -22,11 +24,11 @@ export interface DsmCounters {
 export class DynamicMergingSearcher<S extends SearchableState> implements Searcher<S> {
   readonly name: string;
   readonly counters: DsmCounters = { forwardSteps: 0, forwardedStates: 0, forwardedMerged: 0 };
-  /** History entries → the states that passed there recently (with multiplicity). */
-  private readonly history = new Map<string, Map<S, number>>();
-  private readonly ring = new Map<S, string[]>();
-  /** Each state's current entry, and the states standing at each entry. */
-  private readonly current = new Map<S, string>();
+  /** History entries by location → by state (a state may have passed a location more than once within δ). */
+  private readonly history = new Map<string, Map<S, MergeSignature[]>>();
+  private readonly ring = new Map<S, MergeSignature[]>();
+  /** Each state's current entry, and the states standing at each location. */
+  private readonly current = new Map<S, MergeSignature>();
   private readonly standingAt = new Map<string, Set<S>>();
   /** The forwarding set F. */
   private readonly forwardable = new Set<S>();
@@ -71,7 +73,7 @@ export class DynamicMergingSearcher<S extends SearchableState> implements Search
       if (gone.has(s)) continue;
       if (!this.ring.has(s) && inherited.length > 0) {
         this.ring.set(s, inherited.slice());
-        for (const k of inherited) this.addEntry(k, s);
+        for (const e of inherited) this.addEntry(e, s);
       }
       this.record(s);
     }
@@ -83,19 +85,17 @@ export class DynamicMergingSearcher<S extends SearchableState> implements Search
 
   /** s stands at a new entry: push it on s's history and re-check F around it. */
   private record(s: S): void {
-    const key = this.oracle.similarityKey(s);
+    const sig = this.oracle.signature(s);
     const old = this.current.get(s);
-    if (old !== key) {
-      if (old !== undefined) this.standingAt.get(old)?.delete(s);
-      this.current.set(s, key);
-      let here = this.standingAt.get(key);
-      if (here === undefined) this.standingAt.set(key, (here = new Set()));
-      here.add(s);
-    }
+    if (old !== undefined) this.standingAt.get(old.location)?.delete(s);
+    this.current.set(s, sig);
+    let here = this.standingAt.get(sig.location);
+    if (here === undefined) this.standingAt.set(sig.location, (here = new Set()));
+    here.add(s);
     let ring = this.ring.get(s);
     if (ring === undefined) this.ring.set(s, (ring = []));
-    ring.push(key);
-    this.addEntry(key, s);
+    ring.push(sig);
+    this.addEntry(sig, s);
     if (ring.length > this.delta) this.removeEntry(ring.shift()!, s);
     this.recheck(s);
     if (!this.forwardable.has(s)) this.forwarded.delete(s); // diverged: a later forwarding is a new attempt
@@ -103,43 +103,54 @@ export class DynamicMergingSearcher<S extends SearchableState> implements Search
 
   private forget(s: S): void {
     if (this.forwarded.delete(s) && this.oracle.endedByMerge(s)) this.counters.forwardedMerged++;
-    // off its entry first, so that removing its history cannot put it back into F
+    // off its location first, so that removing its history cannot put it back into F
     const cur = this.current.get(s);
     if (cur !== undefined) {
-      const here = this.standingAt.get(cur)!;
+      const here = this.standingAt.get(cur.location)!;
       here.delete(s);
-      if (here.size === 0) this.standingAt.delete(cur);
+      if (here.size === 0) this.standingAt.delete(cur.location);
       this.current.delete(s);
     }
     const ring = this.ring.get(s);
-    if (ring !== undefined) for (const k of ring) this.removeEntry(k, s);
+    if (ring !== undefined) for (const e of ring) this.removeEntry(e, s);
     this.ring.delete(s);
     this.forwardable.delete(s);
   }
 
-  private addEntry(key: string, s: S): void {
-    let m = this.history.get(key);
-    if (m === undefined) this.history.set(key, (m = new Map()));
-    m.set(s, (m.get(s) ?? 0) + 1);
-    for (const a of this.standingAt.get(key) ?? []) if (a !== s) this.forwardable.add(a);
+  private addEntry(e: MergeSignature, s: S): void {
+    let at = this.history.get(e.location);
+    if (at === undefined) this.history.set(e.location, (at = new Map()));
+    const list = at.get(s);
+    if (list === undefined) at.set(s, [e]);
+    else list.push(e);
+    for (const a of this.standingAt.get(e.location) ?? []) if (a !== s && compatibleSignatures(this.current.get(a)!, e)) this.forwardable.add(a);
   }
 
-  private removeEntry(key: string, s: S): void {
-    const m = this.history.get(key);
-    if (m === undefined) return;
-    const n = (m.get(s) ?? 0) - 1;
-    if (n > 0) m.set(s, n);
-    else m.delete(s);
-    if (m.size === 0) this.history.delete(key);
-    for (const a of this.standingAt.get(key) ?? []) this.recheck(a);
+  private removeEntry(e: MergeSignature, s: S): void {
+    const at = this.history.get(e.location);
+    const list = at?.get(s);
+    if (at === undefined || list === undefined) return;
+    const i = list.indexOf(e);
+    if (i >= 0) list.splice(i, 1);
+    if (list.length === 0) at.delete(s);
+    if (at.size === 0) this.history.delete(e.location);
+    for (const a of this.standingAt.get(e.location) ?? []) this.recheck(a);
   }
 
-  /** a ∈ F ⇔ a's current entry is in the recent history of another state. */
+  /** a ∈ F ⇔ a's current entry matches an entry in the recent history of another state. */
   private recheck(a: S): void {
-    const key = this.current.get(a);
-    const m = key === undefined ? undefined : this.history.get(key);
+    const cur = this.current.get(a);
+    const at = cur === undefined ? undefined : this.history.get(cur.location);
     let lagging = false;
-    if (m !== undefined) for (const s of m.keys()) if (s !== a) lagging = true;
+    if (at !== undefined) {
+      for (const [s, entries] of at) {
+        if (s === a) continue;
+        if (entries.some((e) => compatibleSignatures(cur!, e))) {
+          lagging = true;
+          break;
+        }
+      }
+    }
     if (lagging) this.forwardable.add(a);
     else this.forwardable.delete(a);
   }

@@ -34,16 +34,38 @@ export const handleFree: SpecialHandler = (ex, st, _ki, args) => {
 };
 
 export const handleRealloc: SpecialHandler = (ex, st, ki, args) => {
-  const p = args[0] as Scalar;
-  const size = size64(args[1] as Scalar, argWidth(ki, 1));
-  const [zero, nonZero] = ex.fork(st, builder.eq(toExpr(size, 64), constantFromBV(0n, 64)));
-  if (zero !== null) executeFree(ex, zero, p, ki);
-  if (nonZero === null) return;
-  const [isNull, notNull] = ex.fork(nonZero, builder.eq(toExpr(p, 64), constantFromBV(0n, 64)));
+  reallocTo(ex, st, ki, args[0] as Scalar, size64(args[1] as Scalar, argWidth(ki, 1)));
+};
+
+/**
+ * reallocarray(p, n, size) (glibc 2.26+, gnulib's xreallocarray): realloc(p, n * size), but
+ * NULL when the product overflows (known only for concrete n and size; a symbolic product
+ * wraps, as calloc's does).
+ */
+export const handleReallocArray: SpecialHandler = (ex, st, ki, args) => {
+  const n = size64(args[1] as Scalar, argWidth(ki, 1));
+  const m = size64(args[2] as Scalar, argWidth(ki, 2));
+  if (typeof n !== 'object' && typeof m !== 'object' && BigInt(n) * BigInt(m) >= 1n << 64n) {
+    ex.bindLocal(st, ki, 0);
+    return;
+  }
+  reallocTo(ex, st, ki, args[0] as Scalar, intBinary(ExprKind.Mul, 64, n, m));
+};
+
+/**
+ * glibc's realloc: of NULL, malloc(size) (a block even for size 0: gnulib's xreallocarray(NULL,
+ * 0, s) dies on NULL, as `users` did with no login records); of a block with size 0, free it and
+ * give NULL; otherwise move it. (KLEE gives NULL for realloc(NULL, 0).)
+ */
+function reallocTo(ex: Parameters<SpecialHandler>[0], st: Parameters<SpecialHandler>[1], ki: Parameters<SpecialHandler>[2], p: Scalar, size: Scalar): void {
+  const [isNull, notNull] = ex.fork(st, builder.eq(toExpr(p, 64), constantFromBV(0n, 64)));
   if (isNull !== null) executeAlloc(ex, isNull, size, ObjectKind.Heap, ki, false);
   if (notNull === null) return;
-  for (const r of resolveExact(ex, notNull, p, 'realloc')) executeAlloc(ex, r.st, size, ObjectKind.Heap, ki, false, { mo: r.mo, pointer: toExpr(p, 64) });
-};
+  const [zero, nonZero] = ex.fork(notNull, builder.eq(toExpr(size, 64), constantFromBV(0n, 64)));
+  if (zero !== null) executeFree(ex, zero, p, ki);
+  if (nonZero === null) return;
+  for (const r of resolveExact(ex, nonZero, p, 'realloc')) executeAlloc(ex, r.st, size, ObjectKind.Heap, ki, false, { mo: r.mo, pointer: toExpr(p, 64) });
+}
 
 function alignment(ex: Parameters<SpecialHandler>[0], st: Parameters<SpecialHandler>[1], v: Scalar, w: number): number {
   const a = concreteU(ex, st, v, w, 'alignment');

@@ -12,6 +12,7 @@ import { Msg, Termination } from '../errors.js';
 import { addressInfo, allocSite, resolveExact } from '../exec-memory.js';
 import { fromExpr, toExpr, toUNum, type Scalar, type Val } from '../values.js';
 import { bitsToFp } from '../scalar.js';
+import { wideFloat } from '../wide-float.js';
 import { argWidth, nonZero, readString } from './util.js';
 import type { Executor } from '../executor.js';
 import type { ExecutionState } from '../state.js';
@@ -134,6 +135,11 @@ export const handleGetValue: SpecialHandler = (ex, st, ki, args) => {
     }
     const bits = ex.getValue(st, v as Expr);
     ex.bindLocal(st, ki, bitsToFp(t.kind, fromExpr(bits) as number | bigint));
+    return;
+  }
+  if (wideFloat(t.kind) !== null) {
+    // x86_fp80 and fp128 registers hold their unsigned pattern
+    ex.bindLocal(st, ki, typeof v === 'object' ? ex.getValue(st, v as Expr).value : v);
     return;
   }
   const w = argWidth(ki, 0);

@@ -29,9 +29,9 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function runDriver(name: string): { checks: number; mismatches: number; lines: string[] } {
+function runDriver(name: string, libs: string[] = []): { checks: number; mismatches: number; lines: string[] } {
   const exe = join(dir, name);
-  execFileSync('gcc', ['-O1', '-w', '-I', DRIVERS, join(DRIVERS, `${name}.c`), NATIVE_LIB, '-lm', '-o', exe]);
+  execFileSync('gcc', ['-O1', '-w', '-I', DRIVERS, join(DRIVERS, `${name}.c`), NATIVE_LIB, ...libs, '-lm', '-o', exe]);
   const r = spawnSync(exe, [], { encoding: 'latin1', maxBuffer: 1 << 28 });
   expect(r.status).toBe(0);
   const m = /SUMMARY checks=(\d+) mismatches=(\d+)/.exec(r.stdout);
@@ -50,6 +50,10 @@ describe('runtime/libc/stdio against glibc (native, tsklee_ prefix)', () => {
   test('printf family: all flags/width/precision on integers, strings, %p %n %m, exact %e %f %g %a of doubles and long doubles', () => {
     expectClean(runDriver('stdio_printf'), 700_000);
   }, 120_000);
+
+  test('__float128 text: strfromf128 against glibc, quadmath_snprintf against libquadmath', () => {
+    expectClean(runDriver('stdio_float128', ['-lquadmath']), 5_000);
+  }, 60_000);
 
   test('scanf family: returns, assigned values, %n, %[...], widths, failures, %m allocation', () => {
     expectClean(runDriver('stdio_scanf'), 20_000);

@@ -226,6 +226,15 @@ describe('end to end under tsklee run (when dist/ is built)', () => {
     expect(names.some((b) => b[0] === 0x41 && b[1] === 0)).toBe(true);
   }, 180_000);
 
+  test('open(O_DIRECTORY) reads no mode argument (O_TMPFILE includes the O_DIRECTORY bit)', () => {
+    if (!existsSync(cli)) return;
+    const r = runProgram('open-dir', ['--sym-files', '1', '1']);
+    expect(r.status).toBe(0);
+    // one path: /tmp opens, the regular file A is not a directory; no memory error
+    expect(r.stderr).toMatch(/completed paths = 1\b/);
+    expect(r.stderr).not.toMatch(/ERROR/);
+  }, 180_000);
+
   test('--max-fail 1: a path where the read fails with EIO, one where it does not', () => {
     if (!existsSync(cli)) return;
     const r = runProgram('read-fail', ['--sym-files', '1', '1', '--max-fail', '1']);

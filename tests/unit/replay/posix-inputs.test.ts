@@ -1,6 +1,6 @@
 /** The native environment of a test (klee-replay's reading of argv/file/stdin objects) and the verdicts of a comparison. */
 import { describe, expect, it } from '@jest/globals';
-import { nativeInputs, PosixInputsError } from '../../../src/replay/posix-inputs.js';
+import { nativeInputs, nativeMode, PosixInputsError } from '../../../src/replay/posix-inputs.js';
 import { compareRun } from '../../../src/replay/compare.js';
 import type { NativeResult } from '../../../src/replay/native.js';
 import type { RecordedOutcome } from '../../../src/replay/recorded.js';
@@ -38,6 +38,14 @@ describe('nativeInputs', () => {
     expect(r.symStdout).toBe(true);
   });
 
+  it("gives the owner every permission some class has, and read (the model checks any class's bit, never refuses a read)", () => {
+    expect(nativeMode(0o644).toString(8)).toBe('644');
+    expect(nativeMode(0o000).toString(8)).toBe('400');
+    expect(nativeMode(0o020).toString(8)).toBe('620');
+    expect(nativeMode(0o005).toString(8)).toBe('505');
+    expect(nativeMode(0o751).toString(8)).toBe('751');
+  });
+
   it('refuses objects that do not fit the arguments', () => {
     expect(() => nativeInputs(ktest(['--sym-args', '0', '2', '2'], [{ name: 'n_args', bytes: le32(3) }]))).toThrow(new PosixInputsError('n_args = 3 is outside 0..2'));
     expect(() => nativeInputs(ktest(['--sym-arg', '3'], []))).toThrow(/the test has no object for --sym-arg 3 \(its objects: none\)/);
@@ -55,6 +63,9 @@ describe('compareRun', () => {
     expect(compareRun(recorded({ exit: 0, stdout: Buffer.from('ho\n') }), native({}), 1000).text).toBe(
       'exit 0, stdout differs from the recorded one at byte 1 (native 3 bytes, recorded 3)',
     );
+    // the model's raise(SIGTERM) exits 143; natively the signal kills
+    expect(compareRun(recorded({ exit: 143 }), native({ status: null, signal: 'SIGTERM' }), 1000).verdict).toBe('match');
+    expect(compareRun(recorded({ exit: 143 }), native({ status: null, signal: 'SIGKILL' }), 1000).verdict).toBe('differ');
     // --sym-stdout: console stdout was not recorded
     expect(compareRun(recorded({ exit: 0, stdout: Buffer.alloc(0) }), native({}), 1000, false).verdict).toBe('match');
   });

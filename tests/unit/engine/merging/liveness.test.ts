@@ -27,4 +27,19 @@ describe('register liveness (merging needs no ite for a dead register)', () => {
     const add = kf.insts.find((k) => k.inst.opcode === Opcode.Add)!;
     expect(live.liveAt(add.index).has(kf.regOf.get(add.inst)!)).toBe(false);
   });
+
+  it('reaches its fixed point when registers numbered 31 mod 32 are live across a loop (an unsigned word compare)', () => {
+    const terms = Array.from({ length: 70 }, (_, i) => `s${i} = s${i} * 3 + ${i} + n;`).join(' ');
+    const decls = Array.from({ length: 70 }, (_, i) => `s${i} = ${i}`).join(', ');
+    const bc = compileC(`int f(int n) { int ${decls}; for (int i = 0; i < n; i++) { ${terms} } return ${Array.from({ length: 70 }, (_, i) => `s${i}`).join(' + ')}; }`, ['-O1']);
+    const km = new KModule(loadModule([bc]), callBindings);
+    const kf = km.kfunction(km.module.getFunction('f')!)!;
+    expect(kf.numRegs).toBeGreaterThan(64);
+    const live = livenessOf(kf);
+    // every accumulator is live at the loop's entry block (the loop reads them all)
+    const phis = [...kf.regOf.entries()].filter(([v]) => (v as unknown as { opcode?: Opcode }).opcode === Opcode.Phi).map(([, r]) => r);
+    expect(phis.length).toBeGreaterThan(64);
+    const ret = kf.insts.find((k) => k.inst.opcode === Opcode.Ret)!;
+    expect(live.liveAt(ret.index).has(kf.argBase)).toBe(false);
+  });
 });

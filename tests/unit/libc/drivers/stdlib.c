@@ -117,6 +117,12 @@ int main(void) {
     CHECK_INT(NAME("env-op%d#%d", op, iter), rg, ro);
     for (int k = 0; k < 7; k++) CHECK_STR(NAME("getenv(%s)#%d", names[k], iter), getenv(names[k]), tsklee_getenv(names[k]));
   }
+  {
+    /* an empty name: glibc's putenv accepts it, getenv("") finds nothing */
+    static char e1[] = "=x", e2[] = "=y";
+    CHECK_INT("putenv(=x)", putenv(e1), tsklee_putenv(e2));
+    CHECK_STR("getenv(empty)", getenv(""), tsklee_getenv(""));
+  }
   static const char *badnames[] = {"", "A=B", "="};
   for (int k = 0; k < 3; k++) {
     errno = 0; terrno = 0;

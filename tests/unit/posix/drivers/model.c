@@ -17,6 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netdb.h>
+#include <signal.h>
+#include <poll.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -47,6 +51,12 @@ int tsklee_chdir(const char *);
 int tsklee_mkdir(const char *, mode_t);
 int tsklee_rmdir(const char *);
 int tsklee_unlink(const char *);
+int tsklee_link(const char *, const char *);
+int tsklee_mkfifo(const char *, mode_t);
+int tsklee_mknod(const char *, mode_t, dev_t);
+char *tsklee_getlogin(void);
+int tsklee_kill(pid_t, int);
+int tsklee_futimens(int, const struct timespec *);
 ssize_t tsklee_readlink(const char *, char *, size_t);
 DIR *tsklee_opendir(const char *);
 struct dirent *tsklee_readdir(DIR *);
@@ -59,6 +69,13 @@ int tsklee_mkstemp(char *);
 struct passwd *tsklee_getpwuid(uid_t);
 int tsklee_chown(const char *, uid_t, gid_t);
 pid_t tsklee_fork(void);
+int tsklee_poll(struct pollfd *, nfds_t, int);
+ssize_t tsklee_copy_file_range(int, off_t *, int, off_t *, size_t, unsigned);
+ssize_t tsklee_getrandom(void *, size_t, unsigned);
+int tsklee_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+int tsklee_pthread_mutex_lock(pthread_mutex_t *);
+int tsklee_pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *);
+const char *tsklee_gai_strerror(int);
 
 static int checks, mismatches;
 #define CHECK(cond)                                                                 \
@@ -99,9 +116,11 @@ void klee_make_symbolic(void *addr, size_t n, const char *name) {
     struct stat *s = addr;
     memset(s, 0, n);
     s->st_dev = 2049;
-    s->st_ino = 1000 + (unsigned char)name[0];
+    s->st_ino = 1000 + (unsigned char)(strcmp(name, "stdout_stat") == 0 ? 'o' : name[0]);
     s->st_mode = S_IFREG | 0644;
     s->st_nlink = 1;
+    s->st_uid = 1000;
+    s->st_gid = 1000;
     s->st_blksize = 4096;
   } else if (strcmp(name, "model_version") == 0) {
     *(unsigned *)addr = 1;
@@ -221,6 +240,13 @@ static void files(void) {
   CHECK(tsklee_stat("nope", &st) == -1 && errno == ENOENT);
   CHECK(tsklee_fstatat(AT_FDCWD, "A", &st, 0) == 0 && st.st_size == 8);
   CHECK(tsklee_access("A", R_OK) == 0 && tsklee_access("Z", F_OK) == -1 && errno == ENOENT);
+  {
+    /* read is never refused (as open), the other permissions need a bit in some class */
+    int m0 = tsklee_creat("m0", 0);
+    CHECK(m0 >= 0 && tsklee_close(m0) == 0);
+    CHECK(tsklee_access("m0", R_OK) == 0 && tsklee_access("m0", W_OK) == -1 && errno == EACCES);
+    CHECK(tsklee_unlink("m0") == 0);
+  }
 
   /* stdin is the symbolic file, stdout/stderr the console */
   CHECK(tsklee_fstat(0, &st) == 0 && st.st_size == 5 && st.st_ino == 1000 + 's');
@@ -289,6 +315,21 @@ static void files(void) {
   CHECK((fd2 = tsklee_openat(fd, "B", O_RDONLY)) == 4 && tsklee_close(fd2) == 0 && tsklee_close(fd) == 0);
   CHECK(tsklee_chdir("A") == -1);
   CHECK(tsklee_readlink("/tmp/A", buf, sizeof buf) == -1 && errno == EINVAL);
+  /* hard links share the file; FIFOs are names with S_IFIFO; no devices; no login; console times */
+  CHECK(tsklee_link("/tmp/A", "/tmp/hardA") == 0 && tsklee_stat("/tmp/hardA", &st) == 0 && st.st_ino == 1000 + 'A' && st.st_nlink == 2);
+  CHECK(tsklee_link("/tmp/A", "/tmp/hardA") == -1 && errno == EEXIST);
+  CHECK(tsklee_link("/tmp", "dirlink") == -1 && errno == EPERM);
+  CHECK(tsklee_link("nope", "x") == -1 && errno == ENOENT);
+  CHECK(tsklee_unlink("/tmp/hardA") == 0 && tsklee_stat("/tmp/A", &st) == 0);
+  CHECK(tsklee_mkfifo("ff", 0644) == 0 && tsklee_stat("ff", &st) == 0 && S_ISFIFO(st.st_mode) && tsklee_unlink("ff") == 0);
+  CHECK(tsklee_mknod("dev", S_IFCHR | 0644, 0) == -1 && errno == EPERM);
+  CHECK(tsklee_getlogin() == NULL && errno == ENOTTY);
+  CHECK(tsklee_futimens(1, NULL) == 0);
+  /* kill: the parent exists, -1 reaches no one (Linux never signals the caller), others do not exist */
+  CHECK(tsklee_kill(1, SIGTERM) == 0);
+  CHECK(tsklee_kill(-1, SIGTERM) == -1 && errno == ESRCH);
+  CHECK(tsklee_kill(4242, 0) == -1 && errno == ESRCH);
+  CHECK(tsklee_kill(1, 999) == -1 && errno == EINVAL);
 
   /* rename, realpath, mkstemp, users, ownership */
   CHECK(tsklee_chdir("/tmp") == 0);
@@ -309,6 +350,23 @@ static void files(void) {
   CHECK(tsklee_getpwuid(1000) && strcmp(tsklee_getpwuid(1000)->pw_name, "user") == 0 && tsklee_getpwuid(5) == NULL);
   CHECK(tsklee_chown("A", 1000, -1) == 0 && tsklee_chown("A", 0, -1) == -1 && errno == EPERM);
   CHECK(tsklee_fork() == -1 && errno == EAGAIN);
+
+  /* poll, copy_file_range, getrandom, threads, name service */
+  {
+    struct pollfd p[2] = {{1, POLLOUT, 0}, {29, POLLIN, 0}};
+    CHECK(tsklee_poll(p, 2, 0) == 2 && p[0].revents == POLLOUT && p[1].revents == POLLNVAL);
+    struct pollfd q = {1, 0, 0};
+    CHECK(tsklee_poll(&q, 1, 0) == 0 && q.revents == 0);
+    CHECK(tsklee_copy_file_range(0, NULL, 1, NULL, 8, 0) == -1 && errno == ENOSYS);
+    unsigned char r1[16], r2[16];
+    CHECK(tsklee_getrandom(r1, 16, 0) == 16 && tsklee_getrandom(r2, 16, 0) == 16 && memcmp(r1, r2, 16) != 0);
+    pthread_t t;
+    pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+    CHECK(tsklee_pthread_create(&t, NULL, NULL, NULL) == EAGAIN && tsklee_pthread_mutex_lock(&m) == 0);
+    CHECK(tsklee_pthread_cond_wait(&c, &m) == EDEADLK);
+    CHECK(strcmp(tsklee_gai_strerror(EAI_NONAME), "Name or service not known") == 0);
+  }
 
   /* clock */
   {
