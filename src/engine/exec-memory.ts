@@ -136,7 +136,7 @@ export function addressInfo(ex: Executor, st: ExecutionState, address: Scalar): 
     example = toUNum(address, 64);
     s += `\taddress: ${example}\n`;
   } else {
-    s += `\taddress: ${address.toString()}\n`;
+    s += `\taddress: ${st.memory.solverView(address).toString()}\n`;
     try {
       example = Number(ex.getValue(st, address).value);
     } catch {
