@@ -17,6 +17,7 @@ import { builder } from '../expr/builder.js';
 import { constantFromBV, hasAddressSymbol, TRUE, type Expr } from '../expr/expr.js';
 import { ExprKind } from '../expr/kinds.js';
 import { collectArrays } from '../expr/utils.js';
+import type { Vertex } from '../expr/index.js';
 import { replaceExprs, type Substitution } from '../solver/layers/replace.js';
 import { nowMs } from '../util/clock.js';
 
@@ -68,7 +69,8 @@ export class AddressConstraints implements Substitution {
   /** Changes since a new epoch starts are never seen by states of the old one. */
   epoch: object = {};
   private shared = false;
-  private memo: Map<Expr, Expr>;
+  /** Substitutions of this epoch, of whole expressions and of their parts (replaceExprs keeps them). */
+  memo: Map<Vertex, Vertex>;
   private pcIn: readonly Expr[] | null = null;
   private pcOut: readonly Expr[] = [];
   private pcEpoch: object | null = null;
@@ -76,7 +78,7 @@ export class AddressConstraints implements Substitution {
   constructor(
     readonly table: SymbolTable,
     private moved: Map<number, number> = new Map(),
-    memo?: Map<Expr, Expr>,
+    memo?: Map<Vertex, Vertex>,
   ) {
     this.memo = memo ?? new Map();
   }
@@ -110,6 +112,8 @@ export class AddressConstraints implements Substitution {
   }
 
   // ---- Substitution (what replaceExprs looks up)
+  readonly addressSymbolsOnly = true;
+
   get size(): number {
     return this.table.nodes.size;
   }
@@ -136,7 +140,7 @@ export class AddressConstraints implements Substitution {
     if (e.kind === ExprKind.Add && e.left.kind === ExprKind.Constant && nodes.get(e.right)?.byte === -1) {
       return builder.add(e.left, this.get(e.right)!);
     }
-    let r = this.memo.get(e);
+    let r = this.memo.get(e) as Expr | undefined;
     if (r !== undefined) return r;
     const t0 = nowMs();
     r = replaceExprs(e, this, foldConstantList);

@@ -8,6 +8,7 @@
 import {
   builder,
   ExprKind,
+  hasAddressSymbol,
   UpdateList,
   UpdateNode,
   walkDag,
@@ -20,6 +21,10 @@ export interface Substitution {
   get(e: Expr): Expr | undefined;
   has(e: Expr): boolean;
   readonly size: number;
+  /** Every key is an address symbol (relocatable addressing): subexpressions that mention none stay as they are, unvisited. */
+  readonly addressSymbolsOnly?: boolean;
+  /** Rewrites kept across calls while the substitution stays the same (vertex → its rewrite): shared update lists are walked once. */
+  readonly memo?: Map<Vertex, Vertex>;
 }
 
 /** A rewrite of the update lists of rebuilt reads (the identity when absent). */
@@ -57,7 +62,7 @@ let visits = 0;
  * twice; the builder is deterministic, so the result is the same.
  */
 function replaceSmall(v: Expr, map: Substitution): Expr | null {
-  if (v.kind === ExprKind.Constant) return v;
+  if (v.kind === ExprKind.Constant || (map.addressSymbolsOnly === true && !hasAddressSymbol(v))) return v;
   const m = map.get(v);
   if (m !== undefined) return m;
   if (++visits > SMALL_VISITS) return null;
@@ -125,7 +130,10 @@ function replaceSmall(v: Expr, map: Substitution): Expr | null {
 
 /** replaceExprs for any expression: an iterative walk, each distinct vertex once. */
 function replaceDag(e: Expr, map: Substitution): Expr {
-  const done = new Map<Vertex, Vertex>();
+  const memo = map.memo;
+  const done = memo ?? new Map<Vertex, Vertex>();
+  const onlyAddress = map.addressSymbolsOnly === true;
+  const unchanged = (v: Vertex): boolean => (v instanceof UpdateNode ? !v.mentionsAddress : !hasAddressSymbol(v));
   const get = (v: Vertex): Vertex => {
     if (!(v instanceof UpdateNode)) {
       if (v.kind === ExprKind.Constant) return v;
@@ -135,17 +143,18 @@ function replaceDag(e: Expr, map: Substitution): Expr {
     return done.get(v) ?? v;
   };
   walkDag([e], {
-    prune: (v) => !(v instanceof UpdateNode) && (v.kind === ExprKind.Constant || map.has(v)),
+    prune: (v) => (onlyAddress && unchanged(v)) || (memo !== undefined && memo.has(v)) || (!(v instanceof UpdateNode) && (v.kind === ExprKind.Constant || map.has(v))),
     post: (v) => {
       if (v instanceof UpdateNode) {
         const next = v.next === null ? null : (get(v.next) as UpdateNode);
         const index = get(v.index) as Expr;
         const value = get(v.value) as Expr;
         if (next !== v.next || index !== v.index || value !== v.value) done.set(v, UpdateNode.create(v.root, index, value, next));
+        else if (memo !== undefined) done.set(v, v);
         return;
       }
       const r = rebuild(v, get);
-      if (r !== v) done.set(v, r);
+      if (r !== v || memo !== undefined) done.set(v, r);
     },
   });
   return get(e) as Expr;
