@@ -58,6 +58,8 @@ function run(bc, args, extra = []) {
   return { paths: Number(paths[1]), done, forks, cpu: Number(m[1]) + Number(m[2]), rssMb: Number(m[3]) / 1024, stats };
 }
 
+/** Paths, with * when the budget cut the run short (its paths are then no model's answer). */
+const mark = (r) => `${r.paths}${r.done ? '' : '*'}`;
 const fmt = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 
@@ -75,7 +77,7 @@ try {
       cpuC += c.cpu;
       cpuR += r.cpu;
       if (c.paths !== r.paths) mismatched++;
-      if (/^(heap|mem)_/.test(f) || c.paths !== r.paths) rows.push([f, c.paths, r.paths, fmt(c.cpu), fmt(r.cpu), fmt(r.cpu / c.cpu)]);
+      if (/^(heap|mem)_/.test(f) || c.paths !== r.paths) rows.push([f, mark(c), mark(r), fmt(c.cpu), fmt(r.cpu), fmt(r.cpu / c.cpu)]);
     }
     for (const f of ['bench/addressing/symkey_hash.c', 'bench/addressing/ptr_array.c', 'bench/addressing/large_table.c']) {
       const bc = compile(join(root, f));
@@ -84,7 +86,7 @@ try {
       cpuC += c.cpu;
       cpuR += r.cpu;
       if (c.paths !== r.paths) mismatched++;
-      rows.push([basename(f), c.paths, r.paths, fmt(c.cpu), fmt(r.cpu), fmt(r.cpu / c.cpu)]);
+      rows.push([basename(f), mark(c), mark(r), fmt(c.cpu), fmt(r.cpu), fmt(r.cpu / c.cpu)]);
     }
     console.log('### Addressing-model overhead (heap and memory fixtures, and the bench programs, shown)\n');
     console.log(table(['program', 'paths forking', 'paths relocatable', 'CPU s forking', 'CPU s relocatable', 'ratio'], rows));
