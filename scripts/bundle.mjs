@@ -11,7 +11,8 @@
 //    compiles the file's exact text with vm.Script (a code cache is only valid for its source).
 //    `import.meta.url` becomes __bundleUrl (modules find the package root by walking up from
 //    it, src/util/package-root.ts). z3-solver, sql.js, pino and highs stay in node_modules: they are
-//    loaded with createRequire and carry wasm files next to their code.
+//    loaded with createRequire and carry wasm files next to their code; so do the experiment
+//    command's ajv, yaml, bullmq, ioredis and @resvg/resvg-js (a native addon).
 //  - dist/cli/tsklee-bundle.cache: V8's code cache, written by the launcher at the end of a
 //    training run (TSKLEE_CODE_CACHE_OUT) of examples/bounds.bc followed by --help, so that it
 //    holds the functions a run and the help compile, not only the top-level code. It carries
@@ -36,7 +37,7 @@ const TRAINING_PROGRAM = join(ROOT, 'examples', 'bounds.bc');
 const quiet = process.argv.includes('--quiet');
 
 /** Packages loaded at run time from node_modules (createRequire), never bundled. */
-const EXTERNAL = ['z3-solver', 'sql.js', 'pino', 'highs'];
+const EXTERNAL = ['z3-solver', 'sql.js', 'pino', 'highs', 'ajv', 'yaml', 'bullmq', 'ioredis', '@resvg/resvg-js'];
 
 /**
  * yargs's ESM shim finds its locale files (y18n) from its own import.meta.url. In the bundle

@@ -13,6 +13,8 @@ export { loadModule, InputError, type LoadOptions } from './load.js';
 export { loadProgram, RuntimeSetupError, LIBC_CHOICES, type LibcChoice, type RuntimeChoice } from './engine/prepare/runtime.js';
 export { explore, type ExploreSetup, type ExploreResult } from './engine/explore.js';
 export { DEFAULT_OPTIONS, resolveOptions, type EngineOptions } from './engine/options.js';
+export type { SeedingOptions } from './engine/seeding/seeding.js';
+export type { SeedTest } from './engine/seeding/seed-info.js';
 export { EngineSetupError, type ExploreEvents, type StateEndInfo, type RunSummary } from './engine/executor.js';
 export { Termination, ERR_SUFFIX } from './engine/errors.js';
 export { MemoryOutput, type RunOutput } from './engine/test-output.js';

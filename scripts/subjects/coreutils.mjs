@@ -23,7 +23,8 @@
  * (run the chosen utilities again even when finished: after changing tsklee), --klee PATH (run
  * KLEE instead of tsklee, same arguments, --libc=uclibc; the bitcode must come from KLEE's LLVM:
  * --clang clang-16 with --cache elsewhere; default OUT CACHE/coreutils-VERSION-runs/klee-T;
- * not tried here: no KLEE on this machine).
+ * not tried here: no KLEE on this machine), --tsklee-args "ARGS" (more `tsklee run` options, e.g.
+ * "--state-merging=static"; default OUT then ends in -ARGS).
  * Run as root (the replay sandbox); everything the runs write stays in the cache and OUT.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -42,7 +43,7 @@ import { SubjectError } from './lib/errors.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const STEPS = ['fetch', 'build', 'run', 'cover', 'table'];
-const VALUED = new Set(['--max-time', '--jobs', '--out', '--cache', '--tarball', '--steps', '--clang', '--klee']);
+const VALUED = new Set(['--max-time', '--jobs', '--out', '--cache', '--tarball', '--steps', '--clang', '--klee', '--tsklee-args']);
 
 function parseArgs(argv) {
   const o = { names: [] };
@@ -75,7 +76,7 @@ function log(msg) {
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   if (o.help) {
-    process.stdout.write('usage: node scripts/subjects/coreutils.mjs [--max-time T] [--jobs N] [--out DIR] [--cache DIR] [--tarball FILE] [--steps LIST] [--clang PATH] [--rerun] [--klee PATH] [UTILITY...]\n');
+    process.stdout.write('usage: node scripts/subjects/coreutils.mjs [--max-time T] [--jobs N] [--out DIR] [--cache DIR] [--tarball FILE] [--steps LIST] [--clang PATH] [--rerun] [--klee PATH] [--tsklee-args ARGS] [UTILITY...]\n');
     return;
   }
   const steps = new Set((o.steps ?? STEPS.join(',')).split(','));
@@ -102,7 +103,10 @@ async function main() {
   const unknown = o.names.filter((n) => !build.utilities.includes(n));
   if (unknown.length > 0) throw new SubjectError(`not a utility of coreutils ${source.version}: ${unknown.join(', ')}`);
   const chosen = o.names.length > 0 ? o.names : build.utilities;
-  const out = resolve(o.out ?? join(`${source.dir}-runs`, o.klee !== undefined ? `klee-${maxTime}` : maxTime));
+  const extraArgs = (o.tskleeArgs ?? '').split(/\s+/).filter(Boolean);
+  if (extraArgs.length > 0 && o.klee !== undefined) throw new SubjectError('--tsklee-args: not with --klee (KLEE takes its own options)');
+  const suffix = extraArgs.length > 0 ? `-${extraArgs.join('_').replace(/[^\w=.-]+/g, '')}` : '';
+  const out = resolve(o.out ?? join(`${source.dir}-runs`, o.klee !== undefined ? `klee-${maxTime}` : `${maxTime}${suffix}`));
   mkdirSync(out, { recursive: true });
   const runnable = chosen.filter((u) => build.bc.get(u));
 
@@ -115,7 +119,7 @@ async function main() {
   );
   if (steps.has('run')) {
     log(`running ${runnable.length} utilities, ${jobs} at a time, --max-time=${maxTime}, into ${out}`);
-    runs = await runAll({ utilities: runnable, bitcodeOf: (u) => join(dirs.bc, 'src', `${u}.bc`), out, maxTime, maxTimeSeconds, jobs, tsklee, klee: o.klee, rerun: o.rerun === true, log });
+    runs = await runAll({ utilities: runnable, bitcodeOf: (u) => join(dirs.bc, 'src', `${u}.bc`), out, maxTime, maxTimeSeconds, jobs, tsklee, klee: o.klee, extraArgs, rerun: o.rerun === true, log });
   }
 
   const coverage = new Map();
@@ -138,7 +142,7 @@ async function main() {
 
   const table = rows(chosen, { build, runs, coverage });
   const s = summary(table);
-  const header = `coreutils ${source.version} (${source.origin}), ${o.klee !== undefined ? 'KLEE' : 'tsklee'} --max-time=${maxTime}, ${jobs} at a time\n\n`;
+  const header = `coreutils ${source.version} (${source.origin}), ${o.klee !== undefined ? 'KLEE' : 'tsklee'} --max-time=${maxTime}${extraArgs.length > 0 ? ` ${extraArgs.join(' ')}` : ''}, ${jobs} at a time\n\n`;
   writeFileSync(join(out, 'results.md'), header + markdown(table, s));
   writeFileSync(join(out, 'results.csv'), csv(table));
   writeFileSync(join(out, 'results.json'), `${JSON.stringify({ source, maxTime, summary: s, rows: table }, null, 2)}\n`);

@@ -28,6 +28,8 @@ const COMMANDS: { name: string; load: () => Promise<AnyCommand> }[] = [
   { name: 'replay', load: async () => (await import('./commands/replay.js')).replayCommand },
   { name: 'stats', load: async () => (await import('./commands/stats.js')).statsCommand },
   { name: 'report', load: async () => (await import('./commands/report.js')).reportCommand },
+  { name: 'experiment', load: async () => (await import('./commands/experiment.js')).experimentCommand },
+  { name: 'worker', load: async () => (await import('./commands/worker.js')).workerCommand },
 ];
 
 /**
@@ -44,6 +46,11 @@ function commandsFor(args: readonly string[]): typeof COMMANDS {
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(join(packageRoot(import.meta.url), 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
+}
+
+/** A worker thread of `tsklee run --jobs N` (engine/parallel/coordinator.ts starts it through the launcher). */
+export async function runParallelWorker(): Promise<void> {
+  await (await import('../engine/parallel/thread-worker.js')).runThreadWorker();
 }
 
 /** The executable's work (main.ts loads this module): runs the CLI on `argv` (process.argv) and sets the exit code. */

@@ -25,6 +25,8 @@ export enum Termination {
   SilentExit,
   /** Merged into another state (klee_close_merge with --use-merge). */
   Merge,
+  /** A path no seed follows, under --only-replay-seeds (KLEE's "Unseeded path during replay"). */
+  Replay,
 }
 
 /** The .err suffix of a termination kind (KLEE's terminationTypeFileExtension). */
@@ -84,6 +86,7 @@ export const Msg = {
   concretizedSize: 'concretized symbolic size',
   halting: 'Execution halting.',
   maxDepth: 'max-depth exceeded.',
+  memoryLimit: 'Memory limit exceeded.',
   stackOverflow: 'stack overflow',
 } as const;
 

@@ -34,11 +34,15 @@ import { TestWriter, type RunOutput } from './test-output.js';
 import { buildMainArgs, libcExit, setEnviron } from './prepare/startup.js';
 import { applyFunctionAliases } from './prepare/function-alias.js';
 import { StaticLimitTracker } from './static-limits.js';
+import { MemoryCap, statesToEnd } from './memory-cap.js';
 import { interpretTraced } from './trace.js';
 import type { Module } from '../ir/module.js';
 import type { CallPathCounts } from './coverage.js';
 import type { RunStatistics } from './stats.js';
 import { nowMs } from '../util/clock.js';
+import { FORCED_FALSE, FORCED_TRUE, jobPath, recordBranchChoices, takeJobChoice, type WorkSharing } from './parallel/jobs.js';
+import { Seeding, seedingConflict } from './seeding/seeding.js';
+import { runSeedingPhase, HoldingSearcher } from './seeding/phase.js';
 
 /** Callbacks for a caller that wants to see what happens (the CLI prints these). */
 export interface ExploreEvents {
@@ -142,6 +146,8 @@ export class Executor {
   readonly staticLimits: StaticLimitTracker | null;
   /** Per-run solver time (ms). */
   solverTimeMs = 0;
+  /** The seeds states follow (--seed-file, --seed-dir), or null without seeds. */
+  readonly seeding: Seeding | null;
 
   constructor(
     module: Module,
@@ -166,9 +172,15 @@ export class Executor {
     this.covered = new Float64Array(this.km.instructions.length);
     this.edgeTaken = new Float64Array(this.km.edgeCount);
     this.staticLimits = StaticLimitTracker.create(this.opts, this.km.instructions.length);
+    this.memoryCap = new MemoryCap({ capMB: this.opts.maxMemory, inhibit: this.opts.maxMemoryInhibit });
     this.km.io.arrayValueChoice = this.opts.optimizeArray === 'value' || this.opts.optimizeArray === 'all';
     this.writer = new TestWriter(this, output);
+    this.seeding = this.opts.seeding !== undefined && this.opts.seeding.seeds.length > 0 ? new Seeding(this, this.opts.seeding) : null;
+    const conflict = this.seeding !== null ? seedingConflict(this.opts) : null;
+    if (conflict !== null) throw new EngineSetupError(conflict);
     for (const w of this.km.warnings) this.warning(w);
+    const heapWarning = this.memoryCap.heapLimitWarning();
+    if (heapWarning !== null) this.warning(heapWarning);
     for (const [from, to] of aliased) this.message(`function ${from} aliased to ${to} (--function-alias)`);
   }
 
@@ -316,39 +328,49 @@ export class Executor {
     const initial = this.createInitialState();
     this.liveStates.add(initial);
     this.ptree = this.keepProcessTree ? new PTree(initial) : null;
-    this.searcher = makeSearcher(this.ptree ?? undefined, this.rng);
-    this.searcher.update(null, [initial], []);
     const maxTimeMs = this.opts.maxTime > 0 ? this.opts.maxTime * 1000 : Infinity;
     let lastYield = Date.now();
     let interrupted = false;
-    const searcher = this.searcher;
-    while (!searcher.empty() && this.haltReason === null) {
-      const st = searcher.selectState();
-      let budget = this.opts.quantum;
-      if (this.opts.maxInstructions > 0) {
-        budget = Math.min(budget, this.opts.maxInstructions - this.instructions);
-        if (budget <= 0) {
-          this.halt('max-instructions exceeded');
-          break;
-        }
-      }
-      const alarm = this.instructionAlarm;
-      if (alarm !== null) budget = Math.min(budget, Math.max(1, alarm.at - this.instructions));
-      this.step(st, budget);
-      if (alarm !== null && this.instructions >= alarm.at) alarm.ring();
-      this.updateStates(st);
+    let steps = 0;
+    /**
+     * After each step: memory every 16 steps (it can grow fast between yields: a fork copies
+     * what its state writes next); every ~50 ms the time limit, the caller's stop request,
+     * memory, and a turn of the event loop (a promise to await then; undefined the rest of
+     * the time, so most steps await nothing).
+     */
+    const poll = (): Promise<void> | undefined => {
+      if ((++steps & 15) === 0) this.checkMemory();
       const now = Date.now();
-      if (now - lastYield >= 50) {
-        lastYield = now;
-        if (now - t0 >= maxTimeMs) this.halt('HaltTimer invoked');
-        const why = shouldStop();
-        if (why !== null) {
-          this.halt(why);
-          interrupted = this.haltReason === why;
-        }
-        this.checkMemory();
-        await new Promise<void>((r) => setImmediate(r));
+      if (now - lastYield < 50) return undefined;
+      lastYield = now;
+      if (now - t0 >= maxTimeMs) this.halt('HaltTimer invoked');
+      const why = shouldStop();
+      if (why !== null) {
+        this.halt(why);
+        interrupted = this.haltReason === why;
       }
+      this.checkMemory();
+      return new Promise<void>((r) => setImmediate(r));
+    };
+    let waiting = [initial];
+    if (this.seeding !== null) {
+      // the seeding phase runs only seeded states; the others wait for the searcher (KLEE's order)
+      this.searcher = new HoldingSearcher();
+      this.searcher.update(null, [initial], []);
+      await runSeedingPhase(this, this.seeding, initial, poll);
+      waiting = (this.searcher as HoldingSearcher).held();
+    }
+    this.searcher = makeSearcher(this.ptree ?? undefined, this.rng);
+    this.searcher.update(null, waiting, []);
+    const sharing = this.workSharing;
+    if (sharing !== null) this.beginJobs(initial, sharing);
+    const searcher = this.searcher;
+    // in a parallel exploration a worker that runs dry waits for states of another (parallel/)
+    while (this.haltReason === null && (!searcher.empty() || (sharing !== null && (await sharing.waitForWork())))) {
+      if (!this.runStep(searcher.selectState())) break;
+      if (sharing !== null) sharing.afterStep();
+      const turn = poll();
+      if (turn !== undefined) await turn;
     }
     if (this.haltReason !== null) await this.dumpRemainingStates(interrupted ? INTERRUPT_DUMP_BUDGET_MS : Infinity);
     return {
@@ -366,6 +388,27 @@ export class Executor {
       coveredInstructions: this.coveredCount,
       totalInstructions: this.km.instructions.length,
     };
+  }
+
+  /**
+   * Run st for one quantum (less under --max-instructions and the statistics' instruction
+   * alarm) and tell the searcher; false when --max-instructions stopped the run instead.
+   */
+  runStep(st: ExecutionState): boolean {
+    let budget = this.opts.quantum;
+    if (this.opts.maxInstructions > 0) {
+      budget = Math.min(budget, this.opts.maxInstructions - this.instructions);
+      if (budget <= 0) {
+        this.halt('max-instructions exceeded');
+        return false;
+      }
+    }
+    const alarm = this.instructionAlarm;
+    if (alarm !== null) budget = Math.min(budget, Math.max(1, alarm.at - this.instructions));
+    this.step(st, budget);
+    if (alarm !== null && this.instructions >= alarm.at) alarm.ring();
+    this.updateStates(st);
+    return true;
   }
 
   /** States alive now (running or paused at a merge). */
@@ -495,7 +538,7 @@ export class Executor {
    * waits (thousands of states take minutes); the states left then end without a test. It
    * yields now and then so that a second Ctrl-C is seen.
    */
-  private async dumpRemainingStates(budgetMs: number): Promise<void> {
+  async dumpRemainingStates(budgetMs: number): Promise<void> {
     if (this.liveStates.size === 0) return;
     const dump = this.opts.dumpStatesOnHalt && this.dumpOnHalt;
     if (dump) this.message('halting execution, dumping remaining states');
@@ -519,17 +562,25 @@ export class Executor {
     this.updateStates(null);
   }
 
-  private lastMemoryCheck = 0;
+  /** --max-memory (memory-cap.ts): checked every 16 steps and at every yield of the run loop (~20 times a second). */
+  private readonly memoryCap: MemoryCap;
 
-  /** --max-memory: above it, forks are inhibited (KLEE's MaxMemoryInhibit). Checked once a second. */
   private checkMemory(): void {
-    if (this.opts.maxMemory <= 0) return;
-    const now = Date.now();
-    if (now - this.lastMemoryCheck < 1000) return;
-    this.lastMemoryCheck = now;
-    const mb = process.memoryUsage.rss() / (1024 * 1024);
-    this.atMemoryLimit = mb > this.opts.maxMemory;
+    if (!this.memoryCap.enabled) return;
+    const paused = this.pausedSet;
+    const c = this.memoryCap.check(this.liveStates.size - paused.size);
+    this.atMemoryLimit = c.atLimit;
+    if (c.statesToEnd === 0) return;
+    const candidates = [...this.liveStates].filter((s) => s.status === StateStatus.Running && !paused.has(s));
+    const victims = statesToEnd(candidates, c.statesToEnd, this.rng);
+    this.warning(`killing ${victims.length} states (over memory cap: ${Math.round(c.used / (1024 * 1024))}MB)`);
+    for (const st of victims) this.terminateEarly(st, Msg.memoryLimit, Termination.OutOfMemory);
+    this.statesEndedAtMemoryCap += victims.length;
+    this.updateStates(null);
   }
+
+  /** States ended because the run was over --max-memory. */
+  statesEndedAtMemoryCap = 0;
 
   atMemoryLimit = false;
 
@@ -554,15 +605,31 @@ export class Executor {
    */
   fork(st: ExecutionState, cond: Expr): [ExecutionState | null, ExecutionState | null] {
     if (cond.kind === ExprKind.Constant) return cond === TRUE ? [st, null] : [null, st];
+    const seeding = this.seeding !== null && this.seeding.has(st) ? this.seeding : null;
     const limits = this.staticLimits;
-    if (limits !== null && limits.exceeded(st, this.currentInst(st))) {
+    if (seeding === null && limits !== null && limits.exceeded(st, this.currentInst(st))) {
       // --max-static-*-pct: a hot branch takes one value the path allows instead of forking
       const v = this.getValue(st, cond);
       st.addConstraint(builder.eq(v, cond));
       return Number(v.value) !== 0 ? [st, null] : [null, st];
     }
+    if (st.jobPrefix !== null) {
+      // a job from another worker: its prefix says how this branch went, no query needed
+      const code = takeJobChoice(st, 4);
+      if (code !== null) return this.replayFork(st, cond, code);
+    }
     let res = this.evaluate(st, cond);
-    if (res === Validity.Unknown && !this.branchingPermitted(st)) {
+    if (this.workSharing !== null && res !== Validity.Unknown) st.forkChoices = { choice: res === Validity.True ? FORCED_TRUE : FORCED_FALSE, prev: st.forkChoices };
+    if (seeding !== null) {
+      // seeded states fork past the fork limits (KLEE); without forking, the seeds pick the side
+      if (res === Validity.Unknown && (st.forkDisabled || seeding.opts.onlyReplaySeeds)) {
+        const side = seeding.agreedSide(st, cond);
+        if (side !== null) {
+          if (!this.constrain(st, side ? cond : builder.not(cond))) return [null, null];
+          res = side ? Validity.True : Validity.False;
+        }
+      }
+    } else if (res === Validity.Unknown && !this.branchingPermitted(st)) {
       // Follow one side at random, as KLEE does when it may not fork.
       if (this.rng.nextU32() & 1) {
         if (!this.constrain(st, cond)) return [null, null];
@@ -571,6 +638,7 @@ export class Executor {
         if (!this.constrain(st, builder.not(cond))) return [null, null];
         res = Validity.False;
       }
+      if (this.workSharing !== null) st.forkChoices = { choice: res === Validity.True ? 1 : 0, prev: st.forkChoices };
     }
     if (st.trace !== null && res !== Validity.Unknown) {
       // a quantified region's tree has one-sided branches too (paper 000 §4): the path took one
@@ -584,6 +652,12 @@ export class Executor {
     const other = st.branch(this.nextStateId++);
     this.added.push(other);
     this.ptree?.fork(st, other, st);
+    if (this.workSharing !== null) {
+      const p = st.forkChoices;
+      st.forkChoices = { choice: 1, prev: p };
+      other.forkChoices = { choice: 0, prev: p };
+    }
+    seeding?.split(st, other, cond);
     const okTrue = this.constrain(st, cond);
     const okFalse = this.constrain(other, builder.not(cond));
     if (this.opts.maxDepth > 0 && this.opts.maxDepth <= st.depth) {
@@ -594,6 +668,15 @@ export class Executor {
     return [okTrue ? st : null, okFalse ? other : null];
   }
 
+  /** A two-way branch of a replayed job: FORCED_* took the one feasible side, 1/0 forked to the true/false side. */
+  private replayFork(st: ExecutionState, cond: Expr, code: number): [ExecutionState | null, ExecutionState | null] {
+    if (code === FORCED_TRUE) return [st, null];
+    if (code === FORCED_FALSE) return [null, st];
+    st.depth++;
+    if (!this.constrain(st, code === 1 ? cond : builder.not(cond))) return [null, null];
+    return code === 1 ? [st, null] : [null, st];
+  }
+
   /**
    * Split `st` into one state per condition (KLEE's Executor::branch, for switch and symbolic
    * function pointers): result[i] is the state that takes conditions[i] (or null).
@@ -601,6 +684,15 @@ export class Executor {
   branch(st: ExecutionState, conditions: Expr[]): (ExecutionState | null)[] {
     const n = conditions.length;
     const result: (ExecutionState | null)[] = [];
+    const chosen = n > 1 && st.jobPrefix !== null ? takeJobChoice(st, n) : null;
+    if (chosen !== null) {
+      // replaying another worker's job: only the prefix's target is this worker's
+      st.depth++;
+      for (let i = 0; i < n; i++) result.push(i === chosen ? st : null);
+      if (!this.constrain(st, conditions[chosen]!)) result[chosen] = null;
+      return result;
+    }
+    const parentChoices = st.forkChoices;
     if (!this.branchingPermitted(st)) {
       const pick = this.rng.nextU32() % n;
       for (let i = 0; i < n; i++) result.push(i === pick ? st : null);
@@ -615,7 +707,9 @@ export class Executor {
         result.push(ns);
         this.ptree?.fork(es, ns, es);
       }
+      if (this.workSharing !== null) recordBranchChoices(parentChoices, result);
     }
+    this.seeding?.distribute(st, result, conditions);
     for (let i = 0; i < n; i++) {
       const s = result[i];
       if (s !== null && s !== undefined && !this.constrain(s, conditions[i]!)) result[i] = null;
@@ -629,14 +723,22 @@ export class Executor {
    * go on without it: it ends with a solver error, and the caller gets false.
    */
   constrain(st: ExecutionState, e: Expr): boolean {
+    this.seeding?.beforeConstraint(st, e);
     if (st.addConstraint(e)) return true;
     this.terminateOnError(st, Msg.infeasibleConstraint(e.toString()), Termination.Solver);
     return false;
   }
 
+  /** A klee_assume-like constraint the caller checked is not provably false (seeds it contradicts are patched first). */
+  addAssumption(st: ExecutionState, e: Expr): boolean {
+    this.seeding?.beforeConstraint(st, e);
+    return st.addConstraint(e);
+  }
+
   // ------------------------------------------------------------------ solver
 
-  private query<T>(st: ExecutionState, f: () => T, what = 'query'): T {
+  /** Run one solver call for st: counted, timed, and a failure ends the state (StateAbort). */
+  query<T>(st: ExecutionState, f: () => T, what = 'query'): T {
     const t0 = nowMs();
     this.queries++;
     if (st.multiplicity > 1) this.mergedStateQueries++;
@@ -699,6 +801,7 @@ export class Executor {
     const ki = this.currentInst(st);
     const where = ki !== null && ki.file !== '' ? ` (${ki.file}:${ki.line})` : '';
     this.warningOnce(`concretize:${reason}`, `silently concretizing (reason: ${reason}) expression ${e.toString()} to value ${v.value}${where}`);
+    this.seeding?.beforeConstraint(st, builder.eq(e, v));
     if (!st.addConstraint(builder.eq(e, v))) throw new StateAbort(Msg.infeasibleConstraint(builder.eq(e, v).toString()));
     return v;
   }
@@ -757,6 +860,7 @@ export class Executor {
     if (os === null) throw new Error(`make_symbolic: object ${mo.id} not bound`);
     os.makeSymbolic(array);
     st.symbolics.push({ mo, array });
+    this.seeding?.bindSymbolic(st, mo, name, array);
   }
 
   // ------------------------------------------------------------------ ending states
@@ -787,6 +891,7 @@ export class Executor {
     if (st.status === StateStatus.Terminated) return;
     if (!merged) this.endedMultiplicity += st.multiplicity;
     st.status = StateStatus.Terminated;
+    this.seeding?.forget(st);
     // the states sharing its objects and frames may now write them in place
     st.memory.release();
     st.releaseFrames();
@@ -931,6 +1036,49 @@ export class Executor {
   /** An integer register value as an expression of width w. */
   expr(v: Scalar, w: number): Expr {
     return toExpr(v, w);
+  }
+
+  // ------------------------------------------------------------------ parallel exploration (parallel/)
+
+  /** Set before run() by a parallel exploration (--jobs); null in a run of its own. */
+  workSharing: WorkSharing | null = null;
+  /** An untouched copy of the initial state: each adopted job starts from a copy of it. */
+  private pristine: ExecutionState | null = null;
+
+  private beginJobs(initial: ExecutionState, sharing: WorkSharing): void {
+    this.pristine = initial.branch(this.nextStateId++);
+    initial.depth = 0;
+    if (!sharing.begin(initial)) this.giveAway([initial]);
+  }
+
+  /** Ends states another worker takes over (no test, not counted) and returns their paths. */
+  giveAway(states: ExecutionState[]): number[][] {
+    const paths = states.map(jobPath);
+    for (const s of states) this.terminate(s, true);
+    this.updateStates(null);
+    return paths;
+  }
+
+  /** States to hand over: up to `max` of the live ones, shallowest first. */
+  statesToGive(max: number): ExecutionState[] {
+    const live = [...this.liveStates].filter((s) => s.status === StateStatus.Running && !this.pausedSet.has(s));
+    live.sort((a, b) => a.depth - b.depth || a.id - b.id);
+    return live.slice(0, max);
+  }
+
+  /** Takes over jobs from another worker: a copy of the initial state per path, replaying it. */
+  adoptJobs(paths: readonly (readonly number[])[]): void {
+    for (const path of paths) {
+      const st = this.pristine!.branch(this.nextStateId++);
+      st.depth = 0;
+      st.jobPrefix = path.length > 0 ? path : null;
+      st.jobPosition = 0;
+      st.forkChoices = null;
+      this.ptree?.plant(st);
+      this.added.push(st);
+    }
+    this.pristine!.depth = 0;
+    this.updateStates(null);
   }
 
   // ------------------------------------------------------------------ statistics (stats.ts)

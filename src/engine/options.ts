@@ -6,6 +6,7 @@
 
 import type { OvershiftAt } from './prepare/poison.js';
 import type { StaticLimits } from './static-limits.js';
+import type { SeedingOptions } from './seeding/seeding.js';
 
 export type LibcKind = 'none' | 'tsklee';
 
@@ -34,8 +35,14 @@ export interface EngineOptions {
   maxForks: number;
   /** Only allow this many symbolic branches per path (--max-depth; 0 = no limit). */
   maxDepth: number;
-  /** Stop forking above this much heap used by tsklee, in MB (--max-memory; 0 = no limit). Default 2000. */
+  /**
+   * Memory cap in MB (--max-memory; 0 = none; default 2000): near it forking is inhibited, over
+   * it states are ended so that exploration goes on (engine/memory-cap.ts). Counts V8's heap,
+   * buffers and the embedded z3's heap (util/memory-use.ts).
+   */
   maxMemory: number;
+  /** Inhibit forking near --max-memory (KLEE's --max-memory-inhibit). Default true. */
+  maxMemoryInhibit: boolean;
   /** Per-query solver timeout in seconds (--max-solver-time; 0 = none). */
   maxSolverTime: number;
   /** Only write tests for states that covered new code (--only-output-states-covering-new). */
@@ -203,6 +210,8 @@ export interface EngineOptions {
    * order, instead of symbolic values, so the run follows the test's path concretely.
    */
   replay?: { objects: { name: string; bytes: Uint8Array }[] };
+  /** Seeds the states follow first (KLEE's --seed-file, --seed-dir and their options; seeding/seeding.ts). Default: none. */
+  seeding?: SeedingOptions;
 }
 
 /**
@@ -232,6 +241,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   maxForks: -1,
   maxDepth: 0,
   maxMemory: 2000,
+  maxMemoryInhibit: true,
   maxSolverTime: 0,
   onlyOutputStatesCoveringNew: false,
   emitAllErrors: false,

@@ -92,6 +92,12 @@ export interface PathBit {
   readonly prev: PathBit | null;
 }
 
+/** One fork's choice in a persistent list: 1/0 = the true/false side of a two-way fork, i = the i-th target of a switch-like one. */
+export interface ForkChoice {
+  readonly choice: number;
+  readonly prev: ForkChoice | null;
+}
+
 /** A path list's decisions, oldest first. */
 export function pathBits(p: PathBit | null): (0 | 1)[] {
   const out: (0 | 1)[] = [];
@@ -147,6 +153,14 @@ export class ExecutionState implements SearchableState {
   symPath: PathBit | null = null;
   /** How many decisions of --replay-path's file this path has used. */
   replayPathPosition = 0;
+  /**
+   * Parallel exploration (--jobs, parallel/): the choice taken at every fork of this path,
+   * newest first (recorded only then), and a path prefix this state still follows: the job
+   * another worker handed over, replayed from the program's start.
+   */
+  forkChoices: ForkChoice | null = null;
+  jobPrefix: readonly number[] | null = null;
+  jobPosition = 0;
   /** What main returned or exit() was given (undefined if neither happened yet). */
   exitValue: Val | undefined = undefined;
   /** Set by a handler that wants the current step to end (the searcher picks again). */
@@ -216,6 +230,7 @@ export class ExecutionState implements SearchableState {
     s.path = this.path;
     s.symPath = this.symPath;
     s.replayPathPosition = this.replayPathPosition;
+    s.forkChoices = this.forkChoices;
     s.console = this.console;
     s.firstCovered = this.firstCovered;
     for (const g of s.openMergeStack) g.running++;

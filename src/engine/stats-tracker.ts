@@ -11,7 +11,7 @@
  *   Instructions, NumStates (states alive), States (states ever created), CoveredInstructions
  *   and UncoveredInstructions (coverable instructions, phis included, of every function as
  *   KLEE counts them), Full/Partial/NumBranches (conditional br), UserTime and WallTime (µs),
- *   MallocUsage (bytes of V8 heap and off-heap memory in use: what tsklee allocated),
+ *   MallocUsage (bytes in use: V8's heap, its buffers and the embedded z3's heap, util/memory-use.ts),
  *   NumQueries / NumQueryConstructs (backend checks and the expression nodes translated for
  *   them), the solver times and caches, ForkTime (µs in forks' queries), ResolveTime (µs
  *   resolving symbolic pointers), InhibitedForks, Allocations (memory objects made, globals
@@ -20,6 +20,9 @@
  */
 import { objectsCreated } from '../memory/index.js';
 import { solverStatsRow, type RunStatsRow } from '../output/run-stats.js';
+import { memoryInUse } from '../util/memory-use.js';
+import { internedCount } from '../expr/expr.js';
+import { internCounters } from '../expr/intern.js';
 import { formatIStats } from '../output/istats.js';
 import type { CountingBackend } from '../solver/solver.js';
 import type { Executor } from './executor.js';
@@ -58,6 +61,9 @@ export const MERGING_COLUMNS = [
   'FastForwardedMerged',
   'MergedStateQueries',
 ] as const;
+
+/** tsklee's columns about memory: the expression intern table (live nodes, lookups, lookups that found a node). */
+export const MEMORY_COLUMNS = ['ExprInternEntries', 'ExprInternLookups', 'ExprInternHits'] as const;
 
 export interface StatsSinks {
   /** Takes run.stats rows; null: run.stats is not written. */
@@ -143,7 +149,6 @@ export class StatsTracker {
     const us = (ms: number): number => Math.round(ms * 1000);
     const coveredInstructions = model.coveredInstructions(ex.covered, ex.coveredCount);
     const branches = model.branchCounts(ex.edgeTaken);
-    const mem = process.memoryUsage();
     const q = this.queryTotals();
     const row: RunStatsRow = {
       ...solverStatsRow(ex.solver.stats()),
@@ -153,7 +158,7 @@ export class StatsTracker {
       NumBranches: branches.total,
       UserTime: process.cpuUsage().user,
       NumStates: ex.liveStateSet.size,
-      MallocUsage: mem.heapUsed + mem.external,
+      MallocUsage: memoryInUse().total,
       NumQueries: q.queries,
       NumQueryConstructs: q.constructs,
       WallTime: (Date.now() - this.startMs) * 1000,
@@ -175,6 +180,9 @@ export class StatsTracker {
     row.ProgramLines = d.programLines;
     row.ProgramCoveredBranchSides = d.programCoveredBranchSides;
     row.ProgramBranchSides = d.programBranchSides;
+    row.ExprInternEntries = internedCount();
+    row.ExprInternLookups = internCounters.lookups;
+    row.ExprInternHits = internCounters.hits;
     BRANCH_TYPES.forEach((t, i) => (row[`Branches${t}`] = stats.forksByType[i]!));
     TERMINATION_CLASSES.forEach((c, i) => (row[`Termination${c}`] = stats.terminations[i]!));
     const m = ex.mergingSummary();

@@ -43,6 +43,7 @@ export function terminationClass(kind: Termination): TerminationClass {
     case Termination.External:
       return 'ExecutionError';
     case Termination.Merge:
+    case Termination.Replay:
       return 'EarlyAlgorithm';
     case Termination.SilentExit:
       return 'EarlyUser';

@@ -80,7 +80,8 @@ export class TestWriter {
   }
 
   private shouldWriteTest(st: ExecutionState): boolean {
-    return !this.ex.opts.onlyOutputStatesCoveringNew || st.coveredNew;
+    // KLEE's --always-output-seeds: a state that follows seeds writes its test regardless
+    return !this.ex.opts.onlyOutputStatesCoveringNew || st.coveredNew || (this.ex.seeding?.alwaysOutput(st) ?? false);
   }
 
   onExit(st: ExecutionState): void {

@@ -58,6 +58,14 @@ export interface InternTable<T extends object> {
   readonly size: number;
 }
 
+/**
+ * Lookups of the interning tables and those that found an existing node (run.stats'
+ * ExprIntern* columns). The tables are never trimmed by age or size: evicting a node that is
+ * still alive would let a structurally equal one get another id, breaking hash-consing
+ * (identity is equality; caches key on ids). The weak table drops exactly the dead ones.
+ */
+export const internCounters = { lookups: 0, hits: 0 };
+
 /** Slots of the strong, direct-mapped cache in front of the weak table (a power of two). */
 const RECENT_SLOTS = 8192;
 
@@ -77,21 +85,27 @@ export class WeakInternTable<T extends object> implements InternTable<T> {
   }
 
   find(hash: number, probe: Probe<T>): T | undefined {
+    internCounters.lookups++;
     const slot = hash & (RECENT_SLOTS - 1);
     const r = this.recent[slot];
-    if (r !== undefined && probe.matches(r)) return r;
+    if (r !== undefined && probe.matches(r)) {
+      internCounters.hits++;
+      return r;
+    }
     const e = this.map.get(hash);
     if (e === undefined) return undefined;
     if (e instanceof WeakRef) {
       const v = e.deref();
       if (v === undefined || !probe.matches(v)) return undefined;
       this.recent[slot] = v;
+      internCounters.hits++;
       return v;
     }
     for (let i = 0; i < e.length; i++) {
       const v = e[i]!.deref();
       if (v !== undefined && probe.matches(v)) {
         this.recent[slot] = v;
+        internCounters.hits++;
         return v;
       }
     }

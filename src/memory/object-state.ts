@@ -59,8 +59,13 @@ export class ObjectState {
   view: DataView;
   /** Per-byte form (see the module comment); null when every byte is concrete. */
   kinds: Uint8Array | null = null;
-  /** Known symbolic bytes (form 1). */
-  sym: (Expr | undefined)[] | null = null;
+  /**
+   * Known symbolic bytes (form 1), by offset. A map, not an array of the object's size: a
+   * state that writes a few symbolic bytes into a large buffer (a coreutils `cat` writing its
+   * 640 KiB output buffer) cost 5 MB per copy as an array (8 bytes a slot), and every fork
+   * that wrote into it made another copy.
+   */
+  sym: Map<number, Expr> | null = null;
   /** The object as an array with writes, once an access needed it. */
   ul: UpdateList | null = null;
   /** When ul is set: 1 for bytes whose current value is not in ul yet. */
@@ -84,7 +89,7 @@ export class ObjectState {
   clone(owner: number): ObjectState {
     const c = new ObjectState(this.size, owner, this.bytes);
     if (this.kinds !== null) c.kinds = this.kinds.slice();
-    if (this.sym !== null) c.sym = this.sym.slice();
+    if (this.sym !== null) c.sym = new Map(this.sym);
     c.ul = this.ul;
     if (this.unflushed !== null) c.unflushed = this.unflushed.slice();
     c.readOnly = this.readOnly;
@@ -136,7 +141,7 @@ export class ObjectState {
       case BYTE_CONCRETE:
         return this.bytes[i]!;
       case BYTE_SYMBOLIC:
-        return this.sym![i]!;
+        return this.sym!.get(i)!;
       default:
         return readExpr(this.ul!, constantFromBV(i, 32));
     }
@@ -154,10 +159,10 @@ export class ObjectState {
       if (v.kind === ExprKind.Constant) v = v.bv as number;
       else {
         if (this.kinds === null) this.kinds = new Uint8Array(this.size);
-        if (this.sym === null) this.sym = new Array<Expr | undefined>(this.size);
+        if (this.sym === null) this.sym = new Map();
         if (this.kinds[i] === BYTE_CONCRETE) this.nonConcrete++;
         this.kinds[i] = BYTE_SYMBOLIC;
-        this.sym[i] = v;
+        this.sym.set(i, v);
         if (this.unflushed !== null) this.unflushed[i] = 1;
         return;
       }
@@ -167,7 +172,7 @@ export class ObjectState {
     const k = this.kinds;
     if (k !== null && k[i] !== BYTE_CONCRETE) {
       k[i] = BYTE_CONCRETE;
-      if (this.sym !== null) this.sym[i] = undefined;
+      this.sym?.delete(i);
       // Back to all-concrete: drop the bookkeeping so reads take the fast path again.
       if (--this.nonConcrete === 0) {
         this.kinds = null;
@@ -186,7 +191,7 @@ export class ObjectState {
       ul = new UpdateList(arr, null);
       if (k !== null) {
         for (let i = 0; i < this.size; i++) {
-          if (k[i] === BYTE_SYMBOLIC) ul = ul.extend(constantFromBV(i, 32), this.sym![i]!);
+          if (k[i] === BYTE_SYMBOLIC) ul = ul.extend(constantFromBV(i, 32), this.sym!.get(i)!);
         }
       }
       this.unflushed = new Uint8Array(this.size);
@@ -195,7 +200,7 @@ export class ObjectState {
       for (let i = 0; i < this.size; i++) {
         if (u[i] === 0) continue;
         u[i] = 0;
-        const v = k !== null && k[i] === BYTE_SYMBOLIC ? this.sym![i]! : constantFromBV(this.bytes[i]!, 8);
+        const v = k !== null && k[i] === BYTE_SYMBOLIC ? this.sym!.get(i)! : constantFromBV(this.bytes[i]!, 8);
         ul = ul.extend(constantFromBV(i, 32), v);
       }
     }

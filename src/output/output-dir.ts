@@ -129,17 +129,21 @@ export class OutputDir {
   /** Where each test's .ktest is encoded (a fresh buffer per test cost more than encoding it). */
   private scratch = new Uint8Array(4096);
 
-  /** @internal use createOutputDir */
+  /** @internal use createOutputDir (or attachOutputDir) */
   constructor(
     /** Absolute path of the directory. */
     readonly path: string,
     /** Absolute path of the klee-last link, when one was made. */
     readonly lastLink: string | undefined,
+    /** A writer of tests only (attachOutputDir): no messages or warnings, its own exit-status file. */
+    testsOnly?: { exitStatusFile: string },
   ) {
     this.prefix = path.endsWith(sep) ? path : path + sep;
-    this.warningsFd = openSync(join(path, 'warnings.txt'), 'w');
-    this.messagesFd = openSync(join(path, 'messages.txt'), 'w');
-    this.testFiles = new TestFileWriter(join(path, EXIT_STATUS_FILE));
+    if (testsOnly === undefined) {
+      this.warningsFd = openSync(join(path, 'warnings.txt'), 'w');
+      this.messagesFd = openSync(join(path, 'messages.txt'), 'w');
+    }
+    this.testFiles = new TestFileWriter(join(path, testsOnly?.exitStatusFile ?? EXIT_STATUS_FILE));
   }
 
   /** Absolute path of a file in the directory. */
@@ -179,7 +183,15 @@ export class OutputDir {
    * The files are on disk when writeInfo() or close() returns (usually well before).
    */
   writeTest(ktest: KTest | null, extras: WriteTestExtras = {}): number {
-    const id = this.nextTestId();
+    return this.writeTestAs(this.nextTestId(), ktest, extras);
+  }
+
+  /**
+   * writeTest with a number taken elsewhere (parallel exploration: the workers share one
+   * counter, so the tests are numbered once over all of them).
+   */
+  writeTestAs(id: number, ktest: KTest | null, extras: WriteTestExtras = {}): number {
+    if (id > this.testCount) this.testCount = id;
     const base = testBaseName(id);
     const files: TestFile[] = [];
     if (ktest !== null) {
@@ -280,6 +292,15 @@ function replaceSymlink(target: string, link: string): void {
     rmSync(tmp, { force: true });
     throw e;
   }
+}
+
+/**
+ * Another writer of tests into an existing output directory (a worker thread of a parallel
+ * exploration): tests numbered by the caller (writeTestAs), exit-status lines in a file of its
+ * own that the directory's owner merges into exit-status.txt; no messages, warnings or info.
+ */
+export function attachOutputDir(path: string, exitStatusFile: string): OutputDir {
+  return new OutputDir(resolve(path), undefined, { exitStatusFile });
 }
 
 /** Creates the output directory (see the module comment) and opens messages.txt and warnings.txt. */

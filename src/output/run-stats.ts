@@ -280,7 +280,20 @@ export async function readRunStats(path: string): Promise<{ columns: string[]; r
  * Times in microseconds, as KLEE's.
  */
 export function solverStatsColumns(layers: readonly SolverStats[]): string[] {
-  return layerColumnNames(layers).flatMap((n) => [`SolverLayer${n}Queries`, `SolverLayer${n}Hits`, `SolverLayer${n}Time`]);
+  const names = layerColumnNames(layers);
+  return layers.flatMap((l, i) => {
+    const n = names[i]!;
+    return [`SolverLayer${n}Queries`, `SolverLayer${n}Hits`, `SolverLayer${n}Time`, ...cacheColumns(l, n)];
+  });
+}
+
+/** A caching layer's columns: its entries, evictions and (z3) reused translations. */
+function cacheColumns(l: SolverStats, n: string): string[] {
+  const cols: string[] = [];
+  if (l.entries !== undefined) cols.push(`SolverLayer${n}Entries`);
+  if (l.evicted !== undefined) cols.push(`SolverLayer${n}Evicted`);
+  if (l.cacheHits !== undefined) cols.push(`SolverLayer${n}CacheHits`);
+  return cols;
 }
 
 export function solverStatsRow(layers: readonly SolverStats[]): RunStatsRow {
@@ -292,6 +305,9 @@ export function solverStatsRow(layers: readonly SolverStats[]): RunStatsRow {
     row[`SolverLayer${n}Queries`] = l.queries;
     row[`SolverLayer${n}Hits`] = l.hits;
     row[`SolverLayer${n}Time`] = us(l.timeMs);
+    if (l.entries !== undefined) row[`SolverLayer${n}Entries`] = l.entries;
+    if (l.evicted !== undefined) row[`SolverLayer${n}Evicted`] = l.evicted;
+    if (l.cacheHits !== undefined) row[`SolverLayer${n}CacheHits`] = l.cacheHits;
   });
   const backend = layers[layers.length - 1];
   if (backend !== undefined) {

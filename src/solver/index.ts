@@ -7,14 +7,14 @@
  */
 import type { Solver } from './solver.js';
 import { LoggingSolver } from './logging-solver.js';
-import { Z3Solver } from './z3/z3-solver.js';
+import { Z3Solver, z3HeapBounds } from './z3/z3-solver.js';
 import { assembleChain, type ChainOptions } from './layers/chain.js';
 import { HighsIlp } from './ilp/highs-ilp.js';
 import { isExternalBackend, SmtLibSolver, SOLVER_BACKENDS, SolverSetupError, type SolverBackendName } from './smtlib/index.js';
 
 export * from './solver.js';
 export { LoggingSolver, type LoggingSolverOptions } from './logging-solver.js';
-export { Z3Solver, type Z3SolverOptions, type Z3Counters } from './z3/z3-solver.js';
+export { Z3Solver, z3HeapBounds, type Z3SolverOptions, type Z3Counters } from './z3/z3-solver.js';
 export { loadZ3, loadZ3Sync, Z3Handle, Z3Instance } from './z3/z3-module.js';
 export * from './smtlib/index.js';
 export { ArrayAxiomsSolver, type ArrayAxiomsOptions, type AxiomGeneration, type ArrayQueryStats } from './array-axioms.js';
@@ -32,22 +32,30 @@ export interface SolverOptions extends ChainOptions {
   validationBackend?: SolverBackendName;
   /** Write every query that reaches the backend as a .smt2 file into this directory (--write-smt2s). */
   smt2Dir?: string;
+  /** The run's memory cap in MB (--max-memory; 0 or absent = none): bounds the embedded z3's heap (z3HeapBounds). */
+  maxMemoryMB?: number;
 }
 
 /** The backend, wrapped in the layers the options ask for. */
 export async function createSolver(opts: SolverOptions = {}): Promise<Solver> {
-  const core = await createBackend(opts.backend ?? 'z3', opts.timeoutMs);
+  const core = await createBackend(opts.backend ?? 'z3', opts.timeoutMs, opts.maxMemoryMB);
   if (opts.ilpPrecheck === true && opts.ilp === undefined) opts = { ...opts, ilp: await HighsIlp.create() };
   if (opts.debugValidateSolver === true && opts.validationBackend !== undefined && opts.validationOracle === undefined) {
-    const oracle = await createBackend(opts.validationBackend, opts.timeoutMs);
+    const oracle = await createBackend(opts.validationBackend, opts.timeoutMs, opts.maxMemoryMB);
     return buildChain(core, { ...opts, validationOracle: oracle });
   }
   return buildChain(core, opts);
 }
 
-/** One backend without layers; an external one's missing binary is a SolverSetupError. */
-export async function createBackend(name: SolverBackendName, timeoutMs?: number): Promise<Solver> {
-  if (name === 'z3') return new Z3Solver({ timeoutMs }); // z3 itself loads on the first query that reaches it
+/**
+ * One backend without layers; an external one's missing binary is a SolverSetupError.
+ * `maxMemoryMB`: the run's --max-memory, of which the embedded z3 gets a share (z3HeapBounds).
+ * `stopAt`: Date.now() milliseconds at which the run's --max-time has passed (with a grace).
+ */
+export async function createBackend(name: SolverBackendName, timeoutMs?: number, maxMemoryMB = 0, stopAt?: number): Promise<Solver> {
+  // stopAt (the run's end, Z3SolverOptions.stopAt) bounds the embedded z3's checks; an external
+  // solver process keeps only its per-query limit
+  if (name === 'z3') return new Z3Solver({ timeoutMs, stopAt, ...z3HeapBounds(maxMemoryMB) }); // z3 itself loads on the first query that reaches it
   if (isExternalBackend(name)) return new SmtLibSolver({ backend: name, timeoutMs });
   throw new SolverSetupError(`unknown solver backend '${String(name)}' (${SOLVER_BACKENDS.join(', ')})`);
 }

@@ -74,6 +74,12 @@ export interface SolverStats {
   hits: number;
   /** Milliseconds spent in this layer including the layers below it. */
   timeMs: number;
+  /** A caching layer's entries now (query cache, counterexample cache, z3's translations). */
+  entries?: number;
+  /** A caching layer's entries evicted so far. */
+  evicted?: number;
+  /** Lookups its cache answered, where that is not `hits` (z3: expression translations reused). */
+  cacheHits?: number;
 }
 
 /** Failures are exceptions (SolverFailure) so every layer passes them through untouched. */

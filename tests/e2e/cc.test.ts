@@ -83,12 +83,18 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('CC="tsklee cc" ./configure && make: a native program and its whole-program bitcode', () => {
-  const proj = join(dir, 'proj');
+/** bin/tsklee cc: the bash front end (bin/tsklee-cc), Node only where it hands over. */
+const BIN_CC = `${resolve('bin/tsklee')} cc`;
+
+test.each([
+  ['the Node driver', TSKLEE_CC, 'proj'],
+  ['the bash front end (bin/tsklee cc)', BIN_CC, 'proj-bash'],
+])('CC="tsklee cc" ./configure && make: a native program and its whole-program bitcode (%s)', (_name, cc, name) => {
+  const proj = join(dir, name);
   mkdirSync(proj);
   for (const [name, text] of Object.entries(PROJECT)) writeFileSync(join(proj, name), text);
   chmodSync(join(proj, 'configure'), 0o755);
-  const conf = sh('./configure', [], proj, { CC: TSKLEE_CC });
+  const conf = sh('./configure', [], proj, { CC: cc });
   expect(conf.stderr).toBe('');
   expect(conf.code).toBe(0);
   expect(readFileSync(join(proj, 'config.h'), 'utf8')).toContain('HAVE_STRING_H');
@@ -108,6 +114,33 @@ test('CC="tsklee cc" ./configure && make: a native program and its whole-program
   const dis = tsklee(['dis', join(proj, 'greet.bc')], proj);
   expect(dis.stdout).toMatch(/define [^\n]*@twice[^\n]*\{\n[^}]*alloca/);
   expect(dis.stdout).toContain('!DISubprogram(name: "twice"');
+});
+
+test('the bash front end: its errors and hand-overs are the Node driver\'s', () => {
+  const d = join(dir, 'bash-errors');
+  mkdirSync(d);
+  const bin = resolve('bin/tsklee');
+  writeFileSync(join(d, 'bad.c'), 'int main(void) { return undeclared; }\n');
+  writeFileSync(join(d, 'ok.c'), 'int main(void) { return 0; }\n');
+  // clang's own failure keeps clang's status and diagnostics, shown once
+  const bad = sh(bin, ['cc', '-c', 'bad.c', '-o', 'bad.o'], d);
+  expect(bad.code).toBe(1);
+  expect(bad.stderr.match(/use of undeclared identifier/g)).toHaveLength(1);
+  // an object whose recorded bitcode is gone
+  expect(sh(bin, ['cc', '-c', 'ok.c', '-o', 'ok.o'], d).code).toBe(0);
+  rmSync(join(d, '.ok.o.bc'));
+  const gone = sh(bin, ['cc', 'ok.o', '-o', 'ok'], d);
+  expect(gone.code).toBe(1);
+  expect(gone.stderr).toBe(`tsklee: error: cc: recorded bitcode ${join(d, '.ok.o.bc')} is gone (rebuild the objects with tsklee cc)\n`);
+  // a link of objects clang built: the native program, and the warning
+  expect(sh('clang-19', ['-c', 'ok.c', '-o', 'plain.o'], d).code).toBe(0);
+  const plain = sh(bin, ['cc', 'plain.o', '-o', 'plain'], d);
+  expect(plain.code).toBe(0);
+  expect(plain.stderr).toBe('tsklee: warning: cc: plain: no bitcode recorded (none of its objects was built by tsklee cc); no plain.bc written\n');
+  // what it hands to Node gives Node's results (-E; a bitcode output)
+  expect(sh(bin, ['cc', '-E', 'ok.c'], d).stdout).toContain('int main(void)');
+  expect(sh(bin, ['cc', '-c', 'ok.c', '-o', 'only.bc'], d).code).toBe(0);
+  expect(isBitcode(join(d, 'only.bc'))).toBe(true);
 });
 
 test('single files: prog + prog.bc, -c x.o + .x.o.bc, bitcode-only outputs', () => {

@@ -71,6 +71,30 @@ int main(void) { unsigned n; klee_make_symbolic(&n, sizeof n, "n"); unsigned s =
     expect(readdirSync(join(dir, 'out3')).filter((f) => f.endsWith('.early')).length).toBeGreaterThan(0);
   });
 
+  it('--max-time stops a solver query still running past it (no --max-solver-time), and the run ends', () => {
+    // 2^89 - 1 is prime: no 48-bit factors exist, and proving it takes z3 far longer than the run
+    writeFileSync(join(dir, 'hard.c'), `#include <klee/klee.h>
+#include <stdlib.h>
+int main(void) {
+  unsigned long long p, q;
+  klee_make_symbolic(&p, sizeof p, "p");
+  klee_make_symbolic(&q, sizeof q, "q");
+  if (p > 1 && q > 1 && p < (1ULL << 48) && q < (1ULL << 48)) {
+    unsigned __int128 r = (unsigned __int128)p * q;
+    if (r == (((unsigned __int128)1) << 89) - 1) abort();
+    return 1;
+  }
+  return 0;
+}`);
+    const r = spawnSync(process.execPath, [CLI, 'run', '--search=dfs', '--max-time=1s', '--output-dir', 'out-hard', 'hard.c'], { encoding: 'utf8', cwd: dir, timeout: 300_000 });
+    expect(r.signal).toBeNull(); // not killed by the guard above: the run ended by itself
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/^tsklee: ERROR: .*hard\.c:9: Query timed out \(fork\)\.$/m);
+    expect(readFileSync(join(dir, 'out-hard', 'info'), 'utf8')).toMatch(/^Halted: HaltTimer invoked$/m);
+    // the paths that ended before, and the one the timeout ended, all have their tests
+    expect(readdirSync(join(dir, 'out-hard')).filter((f) => f.endsWith('.ktest')).length).toBeGreaterThanOrEqual(2);
+  }, 320_000);
+
   it('rejects what it cannot do in one line', () => {
     const a = tsklee(['run', '--libc=musl', 'oob.c']);
     expect(a.code).toBe(1);

@@ -49,13 +49,13 @@ export function readRun(out, utility) {
 }
 
 /** Runs (or reuses) one utility's exploration; resolves to its run.json content. */
-async function runOne({ utility, bitcode, out, maxTime, maxTimeSeconds, tsklee, klee, rerun, log }) {
+async function runOne({ utility, bitcode, out, maxTime, maxTimeSeconds, tsklee, klee, extraArgs = [], rerun, log }) {
   const dir = runDir(out, utility);
   const outputDir = `--output-dir=${join(dir, 'klee-out')}`;
   const command =
     klee !== undefined
       ? [klee, ...kleeRunOptions(maxTime), outputDir, bitcode, ...programArgs(utility)]
-      : [tsklee, 'run', ...runOptions(maxTime), outputDir, bitcode, ...programArgs(utility)];
+      : [tsklee, 'run', ...runOptions(maxTime), ...extraArgs, outputDir, bitcode, ...programArgs(utility)];
   const previous = readRun(out, utility);
   // a run that failed to start or crashed is tried again (the cause may have been passing: a
   // dependency being reinstalled); one that finished, or overran and was killed, is kept
@@ -87,11 +87,11 @@ async function runOne({ utility, bitcode, out, maxTime, maxTimeSeconds, tsklee, 
 }
 
 /** Every utility of `utilities` with bitcode, `jobs` at a time; resolves to their records by name. */
-export async function runAll({ utilities, bitcodeOf, out, maxTime, maxTimeSeconds, jobs, tsklee, klee, rerun = false, log }) {
+export async function runAll({ utilities, bitcodeOf, out, maxTime, maxTimeSeconds, jobs, tsklee, klee, extraArgs = [], rerun = false, log }) {
   const limit = pLimit(jobs);
   const records = await Promise.all(
     utilities.map((utility) =>
-      limit(() => runOne({ utility, bitcode: bitcodeOf(utility), out, maxTime, maxTimeSeconds, tsklee, klee, rerun, log }).catch((e) => ({ utility, failure: `${klee ?? 'tsklee run'} could not start: ${e.message}`, loaded: false }))),
+      limit(() => runOne({ utility, bitcode: bitcodeOf(utility), out, maxTime, maxTimeSeconds, tsklee, klee, extraArgs, rerun, log }).catch((e) => ({ utility, failure: `${klee ?? 'tsklee run'} could not start: ${e.message}`, loaded: false }))),
     ),
   );
   return new Map(records.map((r) => [r.utility, r]));

@@ -46,7 +46,6 @@ export const KLEE_NOTED_OPTIONS: Record<string, RunOptionSpec & { note: string }
   'kdalloc-constants-size': { type: 'string', describe: 'accepted (see --kdalloc)', note: 'tsklee sizes the constants region itself' },
   'kdalloc-stack-start-address': { type: 'string', describe: 'accepted (see --kdalloc)', note: 'tsklee places stack objects in its own deterministic address space; the start is fixed' },
   'kdalloc-stack-size': { type: 'string', describe: 'accepted (see --kdalloc)', note: 'tsklee sizes the stack region itself (--max-stack-frames bounds the depth)' },
-  'max-memory-inhibit': { type: 'boolean', describe: 'accepted: above --max-memory tsklee inhibits forking', note: 'above --max-memory tsklee always inhibits forking (KLEE\'s default); it never kills states at random' },
   'solver-optimize-divides': { type: 'boolean', describe: 'accepted: divisions reach the solver as they are', note: 'divisions by constants reach the solver as bvudiv/bvsdiv (z3 rewrites them itself); no rewriting into shifts' },
   'const-array-opt': { type: 'boolean', describe: 'accepted: constant arrays are encoded as tsklee always does', note: 'constant arrays reach the solver the way tsklee always encodes them (store chains over a constant); no STP-specific optimisation' },
   'external-call-warnings': { type: 'string', describe: 'accepted: tsklee runs no external call (none, once-per-function, all)', note: 'tsklee makes no external calls (functions it does not model end the path with an error, which is always reported)' },

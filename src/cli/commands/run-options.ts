@@ -17,6 +17,7 @@ import { KLEE_BEHAVIOUR_OPTIONS } from './run-klee-options.js';
 import { KLEE_NOTED_OPTIONS, KLEE_OUTPUT_OPTIONS } from './run-klee-output.js';
 import { STATS_RUN_OPTIONS } from '../run-statistics.js';
 import { ADDRESSING_OPTIONS } from './run-addressing.js';
+import { SEED_OPTIONS } from './run-seed-options.js';
 
 export type RunOptionType = 'boolean' | 'string' | 'number';
 
@@ -45,10 +46,15 @@ const SEARCH_OPTIONS: Table = {
   'max-instructions': { type: 'number', describe: 'stop after this many instructions' },
   'max-forks': { type: 'number', describe: 'stop forking after this many forks' },
   'max-depth': { type: 'number', describe: 'only allow this many symbolic branches per path' },
-  'max-memory': { type: 'number', describe: `stop forking above this heap use in MB (default ${DEFAULT_OPTIONS.maxMemory}; 0 = none)` },
+  'max-memory': {
+    type: 'number',
+    describe: `memory cap in MB (default ${DEFAULT_OPTIONS.maxMemory}; 0 = none): near it forking stops, over it states end (tests as KLEE writes them) so that exploration goes on`,
+  },
+  'max-memory-inhibit': { type: 'boolean', describe: 'inhibit forking near --max-memory (default true; false: only end states over it)' },
   'max-solver-time': { type: 'string', describe: 'time limit per solver query (e.g. 10s)' },
   'dump-states-on-halt': { type: 'boolean', describe: 'write a test for each remaining state when stopped early (default true)' },
   'use-merge': { type: 'boolean', describe: "merge the states of a klee_open_merge/klee_close_merge region (KLEE's --use-merge)" },
+  jobs: { type: 'number', describe: 'explore with N worker threads (default 1): path prefixes handed to idle workers, tests numbered once in one output directory; run.stats/run.istats/coverage.lcov are not written then' },
 };
 
 // ---------------------------------------------------------------- checks and errors
@@ -78,6 +84,8 @@ const SOLVER_OPTIONS: Table = {
   'use-cex-cache': { type: 'boolean', describe: 'counterexample cache (default true)' },
   'use-branch-cache': { type: 'boolean', describe: 'cache of query results (default true)' },
   'use-fast-solver': { type: 'boolean', describe: "tsklee's exact solver for simple queries, before the backend (default true)" },
+  'query-cache-size': { type: 'number', describe: 'entries per generation of the query cache; the least recently used beyond 2× are evicted (default 50000; 0 = unbounded, as KLEE)' },
+  'cex-cache-size': { type: 'number', describe: 'keys per generation of the counterexample cache, evicted as above (default 20000; 0 = unbounded, as KLEE)' },
   'debug-validate-solver': { type: 'boolean', describe: "cross-check every solver answer against an oracle (default: the chain's own backend)" },
   'debug-validate-solver-backend': { type: 'string', describe: 'the oracle of --debug-validate-solver (a --solver-backend value)' },
 };
@@ -133,4 +141,6 @@ export const RUN_OPTIONS: Readonly<Table> = {
   ...KLEE_BEHAVIOUR_OPTIONS,
   ...KLEE_OUTPUT_OPTIONS,
   ...KLEE_NOTED_OPTIONS,
+  // seeding (run-seed-options.ts)
+  ...SEED_OPTIONS,
 };

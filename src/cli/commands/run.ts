@@ -18,10 +18,10 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, writeFileAtomic, type RunDoneStats } from '../../output/index.js';
 import { explore } from '../../engine/explore.js';
-import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, Z3Solver, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
+import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, Z3Solver, z3HeapBounds, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
 import { solverStatsColumns } from '../../output/run-stats.js';
 import { countingBackend } from '../../solver/solver.js';
-import { COVERAGE_COLUMNS, MERGING_COLUMNS } from '../../engine/stats-tracker.js';
+import { COVERAGE_COLUMNS, MEMORY_COLUMNS, MERGING_COLUMNS } from '../../engine/stats-tracker.js';
 import { RELOCATION_COLUMNS } from '../../memory/index.js';
 import { formatCoveredInstructions, statsEngineOptions, statsFilesWanted, statsSinks, writeCoverage, type StatsRunArgs } from '../run-statistics.js';
 import { DEFAULT_OPTIONS, resolveOptions, type EngineOptions } from '../../engine/options.js';
@@ -42,13 +42,16 @@ import { parseTimeSpan } from './time-span.js';
 import { kleeBehaviourOptions, type KleeBehaviourArgs } from './run-klee-options.js';
 import { instructionTrace, kleeOutputOptions, notedOptionWarnings, queryLogs, type KleeOutputArgs } from './run-klee-output.js';
 import { LineSink } from '../line-sink.js';
+import { seedingOptions, type SeedArgs } from './run-seed-options.js';
+import { seedingConflict } from '../../engine/seeding/seeding.js';
 import { formatXmlMetadata } from '../../output/test-xml.js';
 import { LoggingSolver } from '../../solver/logging-solver.js';
 import { printModule } from '../../ir/printer/index.js';
 import { warnLine } from '../context.js';
 import { inputBitcode, needsTranslation, optimizeBitcode } from '../input-file.js';
+import { parallelRefusals, runParallel } from '../run-parallel.js';
 
-interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRunArgs, AddressingArgs {
+interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRunArgs, SeedArgs, AddressingArgs {
   input: string;
   args: string[];
   outputDir?: string;
@@ -59,6 +62,7 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   maxForks?: number;
   maxDepth?: number;
   maxMemory?: number;
+  maxMemoryInhibit?: boolean;
   maxSolverTime?: string;
   onlyOutputStatesCoveringNew?: boolean;
   emitAllErrors?: boolean;
@@ -80,6 +84,8 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   useCexCache?: boolean;
   useBranchCache?: boolean;
   useFastSolver?: boolean;
+  queryCacheSize?: number;
+  cexCacheSize?: number;
   debugValidateSolver?: boolean;
   debugValidateSolverBackend?: string;
   arrayEncoding?: string;
@@ -105,6 +111,7 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   quantifierRepair?: boolean;
   quantifierFallback?: string;
   quantifierFallbackTime?: string;
+  jobs?: number;
 }
 
 const ARRAY_ENCODINGS = ['backend', 'axioms'] as const;
@@ -205,6 +212,9 @@ function withRunOptions(y: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return y;
 }
 
+/** How long a solver query may run on past --max-time before it is stopped. */
+const MAX_TIME_GRACE_MS = 5000;
+
 export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
   command: 'run <input> [args..]',
   describe: 'Symbolically execute a program: every feasible path, a test per path, a report per bug (like klee)',
@@ -222,6 +232,9 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     const posixRuntime = argv.posixRuntime === true;
     // KLEE's options (run-klee-options.ts), checked before anything is read or written
     const klee = { ...kleeBehaviourOptions(argv), ...kleeOutputOptions(argv) };
+    const seeding = seedingOptions(argv);
+    const conflict = seeding !== undefined ? seedingConflict(argv) : null;
+    if (conflict !== null) throw new UsageError(conflict);
     const logs = queryLogs(argv.useQueryLog);
     for (const note of notedOptionWarnings(argv as unknown as Record<string, unknown>)) warnLine(note);
     if (klee.optimizeArray === 'index' || klee.optimizeArray === 'all') {
@@ -246,6 +259,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       useCexCache: argv.useCexCache,
       useBranchCache: argv.useBranchCache,
       useFastSolver: argv.useFastSolver,
+      queryCacheCapacity: argv.queryCacheSize,
+      cexCacheCapacity: argv.cexCacheSize,
       // KLEE's assignment-validating solver is part of tsklee's validating layer
       debugValidateSolver: argv.debugValidateSolver === true || argv.debugAssignmentValidatingSolver === true ? true : argv.debugValidateSolver,
       arrayEncoding: choice(argv.arrayEncoding, ARRAY_ENCODINGS, 'array-encoding'),
@@ -261,15 +276,30 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         fallback: choice(argv.quantifierFallback, QUANTIFIER_FALLBACKS, 'quantifier-fallback'),
       },
     };
+    const jobs = argv.jobs ?? 1;
+    if (!(Number.isInteger(jobs) && jobs >= 1)) throw new UsageError(`--jobs=${argv.jobs}: expected an integer ≥ 1`);
+    if (jobs > 1) {
+      // seeding runs seeded states first, in one searcher: not split by path prefixes (yet)
+      if (seeding !== undefined) throw new UsageError('--jobs: seeding (--seed-file/--seed-dir) is not supported in a parallel exploration');
+      const refused = parallelRefusals(argv as unknown as Record<string, unknown>);
+      if (refused !== null) throw new UsageError(refused);
+    }
     const fallbackTime = argv.quantifierFallbackTime !== undefined ? parseTimeSpan(argv.quantifierFallbackTime, 'quantifier-fallback-time') : 10;
     let solver: Solver | undefined;
     let coreP: Promise<Solver> | undefined;
     let oracleP: Promise<Solver> | undefined;
     try {
-      coreP = createBackend(solverBackendArg(argv.solverBackend, 'solver-backend'), solverOpts.timeoutMs);
-      coreP.catch(() => {}); // reported where it is awaited
+      const maxMemoryMB = argv.maxMemory ?? DEFAULT_OPTIONS.maxMemory;
+      // --max-time bounds a solver query too (KLEE's would run on past it): one still running
+      // MAX_TIME_GRACE_MS after the run's end is stopped, those after it are short
+      const maxTimeS = argv.maxTime !== undefined ? parseTimeSpan(argv.maxTime, 'max-time') : 0;
+      const stopAt = maxTimeS > 0 ? Date.now() + maxTimeS * 1000 + MAX_TIME_GRACE_MS : undefined;
+      const backendName = solverBackendArg(argv.solverBackend, 'solver-backend');
+      // a parallel exploration's workers start their own solvers
+      coreP = jobs > 1 ? undefined : createBackend(backendName, solverOpts.timeoutMs, maxMemoryMB, stopAt);
+      coreP?.catch(() => {}); // reported where it is awaited
       if (argv.debugValidateSolver === true && argv.debugValidateSolverBackend !== undefined) {
-        oracleP = createBackend(solverBackendArg(argv.debugValidateSolverBackend, 'debug-validate-solver-backend'), solverOpts.timeoutMs);
+        oracleP = createBackend(solverBackendArg(argv.debugValidateSolverBackend, 'debug-validate-solver-backend'), solverOpts.timeoutMs, maxMemoryMB);
         oracleP.catch(() => {});
       }
       const loaded = await loadProgram([bcPath], { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none', userMain: posixRuntime ? argv.entryPoint : undefined }, { onWarning: (m) => process.stderr.write(`tsklee: warning: ${m}\n`) });
@@ -286,6 +316,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         maxForks: argv.maxForks,
         maxDepth: argv.maxDepth,
         maxMemory: argv.maxMemory,
+        maxMemoryInhibit: argv.maxMemoryInhibit,
         maxSolverTime: argv.maxSolverTime !== undefined ? parseTimeSpan(argv.maxSolverTime, 'max-solver-time') : undefined,
         onlyOutputStatesCoveringNew: argv.onlyOutputStatesCoveringNew,
         emitAllErrors: argv.emitAllErrors,
@@ -304,6 +335,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         posixRuntime,
         ...klee,
         ...statsEngineOptions(argv),
+        seeding,
       };
       // Everything that can be refused is checked before the output directory exists.
       resolveSearchNames(opts.search ?? []);
@@ -312,10 +344,15 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       }
       const entry = module.getFunction(opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint);
       if (entry === undefined || entry.isDeclaration) throw new EngineSetupError(`entry point '${opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint}' not found in the module`);
-      const core = await coreP;
+      if (jobs > 1) {
+        const load = { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none', userMain: posixRuntime ? argv.entryPoint : undefined };
+        await runParallel({ jobs, input, bitcode: resolve(bcPath), outputDir: argv.outputDir, load, engine: opts, backend: backendName, solver: solverOpts, ...(stopAt !== undefined ? { solverStopAt: stopAt } : {}) });
+        return;
+      }
+      const core = (await coreP)!;
       const oracle = await oracleP;
       // stage 4's own z3, under the fallback's time limit (the core keeps --max-solver-time)
-      if (solverOpts.quantifiers === true) solverOpts.quantifierBackend = new Z3Solver({ timeoutMs: Math.max(1, Math.round(fallbackTime * 1000)) });
+      if (solverOpts.quantifiers === true) solverOpts.quantifierBackend = new Z3Solver({ timeoutMs: Math.max(1, Math.round(fallbackTime * 1000)), ...z3HeapBounds(maxMemoryMB) });
       if (solverOpts.ilpPrecheck === true) solverOpts.ilp = await HighsIlp.create();
       const out = createOutputDir({ outputDir: argv.outputDir, base: dirname(resolve(input)) });
       // --write-smt2s: besides each test's path condition, every query the backend gets
@@ -341,7 +378,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       const commandLine = ['tsklee', ...process.argv.slice(2)];
       out.writeInfo(formatInfoHeader({ argv: commandLine, pid: process.pid, start }));
       const wanted = statsFilesWanted(resolveOptions(opts));
-      const stats = wanted.stats ? await out.openRunStats({ extraColumns: [...solverStatsColumns(solver.stats()), ...COVERAGE_COLUMNS, ...MERGING_COLUMNS, ...(argv.addressing === 'relocatable' ? RELOCATION_COLUMNS : [])], commitEvery: argv.statsCommitAfter }) : null;
+      const stats = wanted.stats ? await out.openRunStats({ extraColumns: [...solverStatsColumns(solver.stats()), ...COVERAGE_COLUMNS, ...MERGING_COLUMNS, ...MEMORY_COLUMNS, ...(argv.addressing === 'relocatable' ? RELOCATION_COLUMNS : [])], commitEvery: argv.statsCommitAfter }) : null;
       let interrupted: string | null = null;
       const progress = ProgressLine.forStream(process.stderr);
       const onSigint = (): void => {

@@ -102,6 +102,28 @@ export class PTree<S extends SearchableState> {
     this.leaves += 1;
   }
 
+  /**
+   * Adds `state` as a new tree of its own beside the existing one (parallel exploration: a job
+   * taken over from another worker has no fork in this tree): it becomes the root when the
+   * tree is empty, else the root's sibling under a new root.
+   */
+  plant(state: S): void {
+    if (this.liveNode(state) !== null) throw new Error(`PTree.plant: state ${state.id} is already in the process tree`);
+    const old = this.rootNode;
+    if (old === null) {
+      this.rootNode = this.leaf(null, state);
+    } else {
+      const root = new Node(this, null, state);
+      root.state = null;
+      old.parent = root;
+      root.left = old;
+      root.right = this.leaf(root, state);
+      root.mask = old.mask;
+      this.rootNode = root;
+    }
+    this.leaves += 1;
+  }
+
   /** Remove `state`'s leaf, then every inner node left without children (KLEE's PTree::remove). */
   remove(state: S): void {
     let n = this.liveNode(state);

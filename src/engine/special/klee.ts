@@ -3,7 +3,7 @@
  * runtime library: klee_int, klee_range, klee_choose, klee_is_replay), with KLEE's messages.
  */
 import { builder } from '../../expr/builder.js';
-import { constantFromBV, type Expr } from '../../expr/expr.js';
+import { constantFromBV, type ConstantExpr, type Expr } from '../../expr/expr.js';
 import { ExprKind } from '../../expr/kinds.js';
 import { MemoryObject, ObjectKind } from '../../memory/index.js';
 import { TypeKind } from '../../ir/types.js';
@@ -15,7 +15,7 @@ import { bitsToFp } from '../scalar.js';
 import { wideFloat } from '../wide-float.js';
 import { argWidth, nonZero, readString } from './util.js';
 import type { Executor } from '../executor.js';
-import type { ExecutionState } from '../state.js';
+import { StateStatus, type ExecutionState } from '../state.js';
 
 export const handleMakeSymbolic: SpecialHandler = (ex, st, ki, args) => {
   if (args.length !== 3) {
@@ -52,7 +52,7 @@ export const handleAssume: SpecialHandler = (ex, st, ki, args) => {
   const e = nonZero(args[0]!, argWidth(ki, 0));
   // provably false, or false once added (the simplifier proves it): KLEE's user error, or with
   // --silent-klee-assume the path just ends, without a test or an error
-  if (ex.mustBeFalse(st, e) || !st.addConstraint(e)) {
+  if (ex.mustBeFalse(st, e) || !ex.addAssumption(st, e)) {
     if (ex.opts.silentKleeAssume) ex.terminateSilently(st, Termination.SilentExit);
     else ex.terminateOnError(st, Msg.assumeFalse, Termination.User);
   }
@@ -133,19 +133,38 @@ export const handleGetValue: SpecialHandler = (ex, st, ki, args) => {
       ex.bindLocal(st, ki, v);
       return;
     }
-    const bits = ex.getValue(st, v as Expr);
-    ex.bindLocal(st, ki, bitsToFp(t.kind, fromExpr(bits) as number | bigint));
+    const toFp = (c: ConstantExpr): Val => bitsToFp(t.kind, fromExpr(c) as number | bigint);
+    if (!seededGetValue(ex, st, ki, v as Expr, toFp)) ex.bindLocal(st, ki, toFp(ex.getValue(st, v as Expr)));
     return;
   }
   if (wideFloat(t.kind) !== null) {
     // x86_fp80 and fp128 registers hold their unsigned pattern
-    ex.bindLocal(st, ki, typeof v === 'object' ? ex.getValue(st, v as Expr).value : v);
+    if (typeof v !== 'object') ex.bindLocal(st, ki, v);
+    else if (!seededGetValue(ex, st, ki, v as Expr, (c) => c.value)) ex.bindLocal(st, ki, ex.getValue(st, v as Expr).value);
     return;
   }
   const w = argWidth(ki, 0);
   if (typeof v !== 'object') ex.bindLocal(st, ki, v);
-  else ex.bindLocal(st, ki, fromExpr(ex.getValue(st, toExpr(v as Scalar, w))));
+  else if (!seededGetValue(ex, st, ki, toExpr(v as Scalar, w), (c) => fromExpr(c))) ex.bindLocal(st, ki, fromExpr(ex.getValue(st, toExpr(v as Scalar, w))));
 };
+
+/**
+ * klee_get_value on a state that follows seeds (KLEE's executeGetValue): one branch per
+ * distinct value the seeds give `e`, each with that value. False when st has no seeds.
+ */
+function seededGetValue(ex: Executor, st: ExecutionState, ki: Parameters<SpecialHandler>[2], e: Expr, toVal: (c: ConstantExpr) => Val): boolean {
+  const values = ex.seeding?.seedValues(st, e) ?? null;
+  if (values === null) return false;
+  const states = ex.branch(
+    st,
+    values.map((v) => builder.eq(e, v)),
+  );
+  for (let i = 0; i < values.length; i++) {
+    const s = states[i];
+    if (s !== null && s !== undefined) ex.bindLocal(s, ki, toVal(values[i]!));
+  }
+  return true;
+}
 
 export const handleDefineFixedObject: SpecialHandler = (ex, st, ki, args) => {
   const a = args[0] as Scalar;
@@ -211,10 +230,12 @@ export const handleErrnoLocation: SpecialHandler = (ex, st, ki) => {
 };
 
 /** A fresh symbolic object of `size` bytes named `name`, read back as a w-bit value. */
-function freshSymbolic(ex: Executor, st: ExecutionState, ki: Parameters<SpecialHandler>[2], name: string, size: number): Expr {
+function freshSymbolic(ex: Executor, st: ExecutionState, ki: Parameters<SpecialHandler>[2], name: string, size: number): Expr | null {
   const mo = st.memory.allocate(size, ObjectKind.Stack, size, allocSite(ki))!.mo!;
   mo.name = name;
   ex.executeMakeSymbolic(st, mo, name);
+  // a seed without a fitting object ends the state (seeding/seeding.ts)
+  if (st.status !== StateStatus.Running) return null;
   const os = st.memory.stateOf(mo)!;
   let e: Expr | null = null;
   for (let i = size - 1; i >= 0; i--) {
@@ -230,7 +251,8 @@ function freshSymbolic(ex: Executor, st: ExecutionState, ki: Parameters<SpecialH
 export const handleKleeInt: SpecialHandler = (ex, st, ki, args) => {
   const name = readString(ex, st, args[0]!);
   if (name === null) return;
-  ex.bindLocal(st, ki, freshSymbolic(ex, st, ki, name, 4));
+  const x = freshSymbolic(ex, st, ki, name, 4);
+  if (x !== null) ex.bindLocal(st, ki, x);
 };
 
 /** klee_range(start, end, name): a symbolic int in [start, end) (KLEE's runtime klee_range). */
@@ -248,10 +270,11 @@ export const handleKleeRange: SpecialHandler = (ex, st, ki, args) => {
   const name = readString(ex, st, args[2]!);
   if (name === null) return;
   const x = freshSymbolic(ex, st, ki, name, 4);
+  if (x === null) return;
   const c = (n: number): Expr => constantFromBV(n >>> 0, 32);
   const conds: Expr[] = start === 0 ? [builder.ult(x, c(end))] : [builder.sle(c(start), x), builder.slt(x, c(end))];
   for (const cond of conds) {
-    if (ex.mustBeFalse(st, cond) || !st.addConstraint(cond)) {
+    if (ex.mustBeFalse(st, cond) || !ex.addAssumption(st, cond)) {
       ex.terminateOnError(st, Msg.assumeFalse, Termination.User);
       return;
     }
@@ -262,6 +285,7 @@ export const handleKleeRange: SpecialHandler = (ex, st, ki, args) => {
 /** klee_choose(n): a symbolic value below n; paths where it is not end silently. */
 export const handleKleeChoose: SpecialHandler = (ex, st, ki, args) => {
   const x = freshSymbolic(ex, st, ki, 'klee_choose', 8);
+  if (x === null) return;
   const n = toExpr(args[0] as Scalar, argWidth(ki, 0));
   const [bad, good] = ex.fork(st, builder.uge(x, builder.zext(n, 64)));
   if (bad !== null) ex.terminateSilently(bad);

@@ -45,7 +45,6 @@ function load(): Promise<{ vega: Vega; vl: VegaLite }> {
 }
 
 export async function chartSvg(spec: ChartSpec, width = 440, height = 200): Promise<string> {
-  const { vega, vl } = await load();
   const values = spec.series.flatMap((s) => s.points.map(([t, v]) => ({ t, v, series: s.name })));
   const lite = {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -60,7 +59,13 @@ export async function chartSvg(spec: ChartSpec, width = 440, height = 200): Prom
       color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom' } },
     },
   };
-  const view = new vega.View(vega.parse(vl.compile(lite).spec), { renderer: 'none' });
+  return vegaLiteSvg(lite);
+}
+
+/** Any Vega-Lite specification as SVG text (rendered by Vega in Node, no DOM). */
+export async function vegaLiteSvg(spec: object): Promise<string> {
+  const { vega, vl } = await load();
+  const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });
   try {
     return await view.toSVG();
   } finally {

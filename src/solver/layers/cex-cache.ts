@@ -22,11 +22,20 @@
  *
  * `cexCacheExp` (KLEE's --cex-cache-exp) lets computeTruth answer "not valid" when the
  * cache already knows C ∪ {e} is unsatisfiable (e is then false in every model of C).
+ *
+ * Eviction (KLEE's cache grows for the whole run): keys live in two generations of SetMaps;
+ * lookups search the young one, then the old one (an exact hit there is copied to the young
+ * one), and when the young one holds `capacity` keys it becomes the old one and the old one
+ * is dropped; distinct models are kept the same way (util/generational-map.ts).
  */
 import { Evaluator, FALSE, TRUE, builder, collectArraysOf, type Assignment, type Expr, type ExprArray } from '../../expr/index.js';
 import { Validity, type InitialValues, type Query, type Solver, type SolverStats } from '../solver.js';
 import { LayerCounters } from './layer-stats.js';
 import { SetMap, sortedSet } from './ubtree.js';
+import { GenerationalMap } from '../../util/generational-map.js';
+
+/** Keys per generation of the cache (it holds at most twice as many), and distinct models kept. */
+export const DEFAULT_CEX_CACHE_CAPACITY = 20_000;
 
 export interface CexCacheOptions {
   /** KLEE's --cex-cache-try-all (default false): try every cached model before the solver. */
@@ -35,6 +44,8 @@ export interface CexCacheOptions {
   cexCacheSuperset?: boolean;
   /** KLEE's --cex-cache-exp (default false): the validity shortcut described above. */
   cexCacheExp?: boolean;
+  /** Keys per generation (default DEFAULT_CEX_CACHE_CAPACITY): see the eviction note above. */
+  capacity?: number;
 }
 
 /** A cached answer: a model of the key, or null for UNSAT. */
@@ -54,9 +65,14 @@ function satisfies(model: Assignment, key: readonly Expr[]): boolean {
 
 export class CexCachingSolver implements Solver {
   private readonly c = new LayerCounters('cex-cache');
-  private readonly cache = new SetMap<Entry>();
-  /** Distinct models, for cexCacheTryAll. */
-  private readonly models = new Map<string, Assignment>();
+  /** The keys, young and old generation. */
+  private young = new SetMap<Entry>();
+  private old = new SetMap<Entry>();
+  private readonly capacity: number;
+  /** Keys dropped with old generations. */
+  private evicted = 0;
+  /** Distinct models (KLEE's responseTable), for sharing and for cexCacheTryAll. */
+  private readonly models: GenerationalMap<string, Assignment>;
   private innerCalls = 0;
   /** Lookups answered from the cache / sent below (KLEE's queryCexCacheHits/Misses). */
   lookupHits = 0;
@@ -65,7 +81,26 @@ export class CexCachingSolver implements Solver {
   constructor(
     private readonly inner: Solver,
     private readonly opts: CexCacheOptions = {},
-  ) {}
+  ) {
+    this.capacity = opts.capacity ?? DEFAULT_CEX_CACHE_CAPACITY;
+    this.models = new GenerationalMap({ capacity: this.capacity });
+  }
+
+  private store(key: readonly number[], entry: Entry): void {
+    this.young.set(key, entry);
+    if (this.young.size < this.capacity) return;
+    this.evicted += this.old.size;
+    this.old = this.young;
+    this.young = new SetMap<Entry>();
+  }
+
+  private exact(key: readonly number[]): Entry | undefined {
+    const y = this.young.get(key);
+    if (y !== undefined) return y;
+    const o = this.old.get(key);
+    if (o !== undefined) this.store(key, o);
+    return o;
+  }
 
   /** Answer for the key `constraints ∪ {extra}` (extra = TRUE: the constraints alone). */
   private response(constraints: readonly Expr[], extra: Expr, solve = true): Answer | undefined {
@@ -89,7 +124,7 @@ export class CexCachingSolver implements Solver {
       arrays.forEach((a, i) => m.set(a, values[i]!));
       answer = this.intern(m);
     }
-    this.cache.set(key, { answer });
+    this.store(key, { answer });
     return answer;
   }
 
@@ -104,14 +139,14 @@ export class CexCachingSolver implements Solver {
   }
 
   private search(key: number[], exprs: readonly Expr[]): Answer | undefined {
-    const exact = this.cache.get(key);
+    const exact = this.exact(key);
     if (exact !== undefined) return exact.answer;
     let found: Entry | undefined;
-    if (this.opts.cexCacheSuperset) found = this.cache.findSuperset(key, (v) => v.answer !== null);
+    const superset = (v: Entry): boolean => v.answer !== null;
+    if (this.opts.cexCacheSuperset) found = this.young.findSuperset(key, superset) ?? this.old.findSuperset(key, superset);
     if (found === undefined) {
-      found = this.opts.cexCacheTryAll
-        ? this.cache.findSubset(key, (v) => v.answer === null)
-        : this.cache.findSubset(key, (v) => v.answer === null || satisfies(v.answer, exprs));
+      const subset = this.opts.cexCacheTryAll ? (v: Entry): boolean => v.answer === null : (v: Entry): boolean => v.answer === null || satisfies(v.answer, exprs);
+      found = this.young.findSubset(key, subset) ?? this.old.findSubset(key, subset);
     }
     if (found === undefined && this.opts.cexCacheTryAll) {
       for (const m of this.models.values()) {
@@ -122,7 +157,7 @@ export class CexCachingSolver implements Solver {
       }
     }
     if (found === undefined) return undefined;
-    this.cache.set(key, { answer: found.answer });
+    this.store(key, { answer: found.answer });
     return found.answer;
   }
 
@@ -179,13 +214,13 @@ export class CexCachingSolver implements Solver {
     });
   }
 
-  /** Number of cached keys. */
+  /** Number of cached keys (a key in both generations counts twice). */
   get size(): number {
-    return this.cache.size;
+    return this.young.size + this.old.size;
   }
 
   stats(): SolverStats[] {
-    return [this.c.snapshot(), ...this.inner.stats()];
+    return [{ ...this.c.snapshot(), entries: this.size, evicted: this.evicted }, ...this.inner.stats()];
   }
 
   dispose(): void {

@@ -19,6 +19,8 @@
  * | rewriteEqualities     | --rewrite-equalities        | true    |
  * | debugValidateSolver   | --debug-validate-solver     | false   |
  * | useFastSolver         | (tsklee) --use-fast-solver  | true    |
+ * | queryCacheCapacity    | (tsklee) --query-cache-size | 50 000 (0 = unbounded, KLEE's) |
+ * | cexCacheCapacity      | (tsklee) --cex-cache-size   | 20 000 (0 = unbounded, KLEE's) |
  * | arrayEncoding         | (tsklee) --array-encoding   | backend |
  * | arrayAxioms           | (tsklee) --array-axioms     | typed-interval |
  * | arrayAxiomGeneration  | (tsklee) --array-axiom-generation | lazy |
@@ -44,11 +46,11 @@
  * pass the options to `newConstraintSet(opts)` (or `new ConstraintSet(opts)`).
  */
 import type { Solver } from '../solver.js';
-import { CexCachingSolver } from './cex-cache.js';
+import { CexCachingSolver, DEFAULT_CEX_CACHE_CAPACITY } from './cex-cache.js';
 import { FastSolver } from './fast-solver.js';
 import { ConstraintSet } from './constraint-set.js';
 import { IndependentSolver } from './independence.js';
-import { QueryCacheSolver } from './query-cache.js';
+import { DEFAULT_QUERY_CACHE_CAPACITY, QueryCacheSolver } from './query-cache.js';
 import { ValidatingSolver } from './validating.js';
 import { ArrayAxiomsSolver, type AxiomGeneration } from '../array-axioms.js';
 import type { AxiomMode } from '../arrays/axiom-pool.js';
@@ -71,6 +73,10 @@ export interface ChainOptions {
   rewriteEqualities?: boolean;
   debugValidateSolver?: boolean;
   useFastSolver?: boolean;
+  /** Entries per generation of the query cache (it evicts the least recently used beyond twice that); 0 = unbounded. */
+  queryCacheCapacity?: number;
+  /** Keys per generation of the counterexample cache (as above); 0 = unbounded. */
+  cexCacheCapacity?: number;
   /** Most expression-node visits the fast layer spends searching one question. */
   fastSearchBudget?: number;
   /**
@@ -106,6 +112,8 @@ export const DEFAULT_CHAIN_OPTIONS = {
   rewriteEqualities: true,
   debugValidateSolver: false,
   useFastSolver: true,
+  queryCacheCapacity: DEFAULT_QUERY_CACHE_CAPACITY,
+  cexCacheCapacity: DEFAULT_CEX_CACHE_CAPACITY,
   arrayEncoding: 'backend',
   arrayAxioms: 'typed-interval',
   arrayAxiomGeneration: 'lazy',
@@ -133,9 +141,9 @@ export function assembleChain(core: Solver, opts: ChainOptions = {}): Solver {
   }
   if (o.useFastSolver) s = new FastSolver(s, { searchBudget: opts.fastSearchBudget });
   if (o.useCexCache) {
-    s = new CexCachingSolver(s, { cexCacheTryAll: o.cexCacheTryAll, cexCacheSuperset: o.cexCacheSuperset, cexCacheExp: o.cexCacheExp });
+    s = new CexCachingSolver(s, { cexCacheTryAll: o.cexCacheTryAll, cexCacheSuperset: o.cexCacheSuperset, cexCacheExp: o.cexCacheExp, capacity: capacity(o.cexCacheCapacity) });
   }
-  if (branchCache) s = new QueryCacheSolver(s);
+  if (branchCache) s = new QueryCacheSolver(s, capacity(o.queryCacheCapacity));
   if (o.useIndependentSolver) s = new IndependentSolver(s);
   // Whole path conditions that are simple are answered before independence and the caches
   // (cheaper than slicing them). No search there: a path condition with complex constraints
@@ -152,6 +160,11 @@ export function assembleChain(core: Solver, opts: ChainOptions = {}): Solver {
 /** A path condition configured by the chain options (rewriteEqualities). */
 export function newConstraintSet(opts: ChainOptions = {}): ConstraintSet {
   return new ConstraintSet({ rewriteEqualities: opts.rewriteEqualities ?? DEFAULT_CHAIN_OPTIONS.rewriteEqualities });
+}
+
+/** A cache capacity option: 0 (or less) means unbounded. */
+function capacity(n: number): number {
+  return n > 0 ? n : Infinity;
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {

@@ -13,10 +13,17 @@
  *
  * computeInitialValues passes through (KLEE's CachingSolver does not cache it either; the
  * counterexample cache below answers it).
+ *
+ * Unlike KLEE's, the cache is bounded (a run of hours made millions of keys, each a string of
+ * constraint ids): least recently used entries are evicted in bulk (util/generational-map.ts).
  */
 import { builder, ExprKind, type Expr, type ExprArray } from '../../expr/index.js';
 import { Validity, type InitialValues, type Query, type Solver, type SolverStats } from '../solver.js';
 import { LayerCounters } from './layer-stats.js';
+import { GenerationalMap } from '../../util/generational-map.js';
+
+/** Entries per generation of each of the query cache's two maps (validity, values): at most 4 × this in all. */
+export const DEFAULT_QUERY_CACHE_CAPACITY = 50_000;
 
 /** What is known about an expression (KLEE's PartialValidity). */
 enum Known {
@@ -63,10 +70,16 @@ export function constraintsKey(constraints: readonly Expr[]): string {
 
 export class QueryCacheSolver implements Solver {
   private readonly c = new LayerCounters('query-cache');
-  private readonly validity = new Map<string, Known>();
-  private readonly values = new Map<string, bigint>();
+  private readonly validity: GenerationalMap<string, Known>;
+  private readonly values: GenerationalMap<string, bigint>;
 
-  constructor(private readonly inner: Solver) {}
+  constructor(
+    private readonly inner: Solver,
+    capacity = DEFAULT_QUERY_CACHE_CAPACITY,
+  ) {
+    this.validity = new GenerationalMap({ capacity });
+    this.values = new GenerationalMap({ capacity });
+  }
 
   private key(q: Query): { key: string; negated: boolean; expr: Expr } {
     const { expr, negated } = canonicalize(q.expr);
@@ -143,7 +156,7 @@ export class QueryCacheSolver implements Solver {
   }
 
   stats(): SolverStats[] {
-    return [this.c.snapshot(), ...this.inner.stats()];
+    return [{ ...this.c.snapshot(), entries: this.size, evicted: this.validity.evicted + this.values.evicted }, ...this.inner.stats()];
   }
 
   dispose(): void {

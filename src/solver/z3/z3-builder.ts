@@ -22,7 +22,10 @@
  *
  * Caching: translated ASTs are kept per Expr id and per update node id, each holding one
  * z3 reference. Ids are never reused, so an entry is never wrong, only possibly dead;
- * `trim()` (called between queries) drops everything once the cache passes its bound.
+ * `trim()` (called between queries) evicts once the cache passes its bound: each map keeps
+ * two generations (util/generational-map.ts), a translation used since the last trim moves
+ * to the young one, and the old one is released. (It used to drop everything, so the next
+ * query translated its whole path condition again.)
  *
  * Reference counting: in a `_rc` context, a fresh AST is only protected until the next API
  * call that returns an object, so every AST a later call needs is either cached (inc_ref'd)
@@ -30,9 +33,10 @@
  */
 import { ExprKind, UpdateNode, walkDag, type Expr, type ExprArray, type Vertex } from '../../expr/index.js';
 import type { Z3Export, Z3Exports, Z3Instance } from './z3-module.js';
+import { GenerationalMap } from '../../util/generational-map.js';
 
 export interface Z3BuilderOptions {
-  /** Cached translations kept across queries before `trim()` drops them all. Default 200 000. */
+  /** Cached translations kept across queries (at most; `trim()` evicts the least recently used). Default 200 000. */
   cacheLimit?: number;
 }
 
@@ -44,13 +48,15 @@ export class Z3Builder {
   private readonly cacheLimit: number;
 
   /** Expr id → AST in its natural sort (Bool for width 1). */
-  private readonly exprs = new Map<number, number>();
+  private readonly exprs: GenerationalMap<number, number>;
   /** Expr id (width 1) → the same value as a 1-bit vector. */
-  private readonly bits = new Map<number, number>();
+  private readonly bits: GenerationalMap<number, number>;
   /** UpdateNode id → the array after that write. */
-  private readonly updates = new Map<number, number>();
+  private readonly updates: GenerationalMap<number, number>;
   /** Root arrays → their AST (a constant, or the constant-array term). */
-  private readonly roots = new Map<ExprArray, number>();
+  private readonly roots: GenerationalMap<ExprArray, number>;
+  /** Translations found in the cache (vertices not translated again). */
+  cacheHits = 0;
 
   private readonly sorts: number[] = [];
   private readonly arraySort: number;
@@ -74,6 +80,11 @@ export class Z3Builder {
     this.ctx = ctx;
     this.z = inst.z;
     this.cacheLimit = opts.cacheLimit ?? DEFAULT_CACHE_LIMIT;
+    const cache = <K>(): GenerationalMap<K, number> => new GenerationalMap<K, number>({ capacity: Math.max(1, this.cacheLimit), manual: true, onEvict: (ast) => this.z.Z3_dec_ref(ctx, ast) });
+    this.exprs = cache();
+    this.bits = cache();
+    this.updates = cache();
+    this.roots = cache();
     this.args = this.z.malloc(8);
     this.arraySort = this.keep(this.z.Z3_mk_array_sort(ctx, this.sort(32), this.sort(8)));
     this.trueAst = this.keep(this.z.Z3_mk_true(ctx));
@@ -120,24 +131,32 @@ export class Z3Builder {
     }
   }
 
-  /** Drops every cached translation if the cache has grown past its bound; call between queries. */
+  /** Translations evicted so far. */
+  get evicted(): number {
+    return this.exprs.evicted + this.bits.evicted + this.updates.evicted + this.roots.evicted;
+  }
+
+  /**
+   * Once the translations used or made since the last eviction pass half the bound, evicts
+   * the others (so at most the bound stays cached); call between queries.
+   */
   trim(): void {
-    if (this.cacheSize <= this.cacheLimit) return;
-    const release = (m: Map<unknown, number>): void => {
-      for (const ast of m.values()) this.z.Z3_dec_ref(this.ctx, ast);
-      m.clear();
-    };
-    release(this.exprs);
-    release(this.bits);
-    release(this.updates);
-    release(this.roots);
+    if (this.exprs.youngSize + this.bits.youngSize + this.updates.youngSize + this.roots.youngSize <= this.cacheLimit / 2) return;
+    this.exprs.rotate();
+    this.bits.rotate();
+    this.updates.rotate();
+    this.roots.rotate();
   }
 
   // ---- translation ----
 
   private translate(root: Expr): void {
     walkDag([root], {
-      prune: (v) => (v instanceof UpdateNode ? this.updates.has(v.id) : this.exprs.has(v.id)),
+      prune: (v) => {
+        const known = v instanceof UpdateNode ? this.updates.has(v.id) : this.exprs.has(v.id);
+        if (known) this.cacheHits++;
+        return known;
+      },
       post: (v) => this.post(v),
     });
   }

@@ -140,6 +140,7 @@ const EXPORTS = [
   'Z3_get_bool_value',
   'Z3_get_numeral_uint',
   'Z3_get_numeral_string',
+  'Z3_get_estimated_alloc_size',
 ] as const;
 
 export type Z3Export = (typeof EXPORTS)[number];

@@ -73,10 +73,17 @@ import { loadZ3, loadZ3Sync, type Z3Handle, type Z3Instance } from './z3-module.
 import { findCancelFlags, Z3Watchdog } from './z3-watchdog.js';
 import { LayerCounters } from '../layers/layer-stats.js';
 import type { IncrementalSession, IncrementalSolver } from '../incremental.js';
+import { registerNativeHeap } from '../../util/memory-use.js';
 
 export interface Z3SolverOptions {
   /** Per-query time limit of each check in milliseconds (see z3-watchdog.ts); none if 0 or absent. */
   timeoutMs?: number;
+  /**
+   * The run's end (Date.now() milliseconds, from --max-time): a check still running then is
+   * stopped (a Timeout failure), and checks after it get at most AFTER_STOP_MS each (the tests
+   * of the states left at the end still need their models). None if absent.
+   */
+  stopAt?: number;
   /** z3's own allocation limit (`memory_max_size`), below the wasm heap's 2 GB. */
   memoryLimitMB?: number;
   /** Bound on cached translations (see Z3Builder). */
@@ -95,14 +102,39 @@ export interface Z3SolverOptions {
   budget?: number;
   /** Queries before a shared solver object is replaced (bounds state z3 keeps across scopes). Default 2000. */
   recycleAfter?: number;
+  /**
+   * The instance's heap bound in MB: after a query that took z3's allocations past it, the
+   * instance is replaced (a wasm memory never shrinks; a new instance starts small and the old
+   * one's pages are freed). Default 1024.
+   */
+  heapBudgetMB?: number;
 }
 
 export type SolverMode = 'hybrid' | 'logic' | 'tactic' | 'fresh';
+
+/**
+ * z3's share of a --max-memory cap (MB; 0 = none): one query may take z3 to half the cap (its
+ * `memory_max_size`, then the query fails with an out-of-memory and the state ends with a
+ * solver error, as on a timeout), and an instance that grew past an eighth of it is replaced
+ * after its query, so that z3 keeps little of the cap between hard queries.
+ */
+export function z3HeapBounds(capMB: number): Pick<Z3SolverOptions, 'memoryLimitMB' | 'heapBudgetMB'> {
+  if (capMB <= 0) return {};
+  const clamp = (v: number, lo: number, hi: number): number => Math.round(Math.min(hi, Math.max(lo, v)));
+  return { memoryLimitMB: clamp(capMB / 2, 256, 1536), heapBudgetMB: clamp(capMB / 8, 64, DEFAULT_HEAP_BUDGET_MB) };
+}
 
 /** The solvers a session may hold: 'budgeted' is the logic solver under the hybrid budget. */
 type SolverKind = 'budgeted' | 'logic' | 'tactic' | 'fresh';
 
 const DEFAULT_BUDGET = 100_000;
+/** Per check after the run's --max-time (Z3SolverOptions.stopAt): the halted states' tests. */
+const AFTER_STOP_MS = 2000;
+
+const MB = 1024 * 1024;
+const DEFAULT_HEAP_BUDGET_MB = 1024;
+/** Pages an instance commits besides what z3 counts (data, stack): measured ~14 MB resident for 8.3 MB counted. */
+const INSTANCE_BASE_BYTES = 6 * MB;
 
 /** The shared solvers each mode uses. */
 const SHARED_SOLVERS: Record<SolverMode, readonly Exclude<SolverKind, 'fresh'>[]> = {
@@ -120,6 +152,8 @@ export interface Z3Counters extends BackendCounters {
   slowArrayReads: number;
   /** 'hybrid': checks the logic solver left to the tactic solver (budget exhausted, or unknown). */
   fallbacks: number;
+  /** Instances replaced because their heap passed heapBudgetMB. */
+  heapRecycles: number;
 }
 
 /** Everything tied to one wasm instance. */
@@ -133,6 +167,10 @@ interface Session {
   tactic: number;
   /** The shared solvers made so far, with the queries each has seen. */
   solvers: Map<SolverKind, { solver: number; uses: number }>;
+  /** The most z3 has had allocated in this instance, plus its start-up size: its committed pages, about. */
+  peakBytes: number;
+  /** Stops counting the instance in memoryInUse(). */
+  unregister: () => void;
 }
 
 /** A check's outcome: 1 sat, -1 unsat, 0 unknown (with z3's reason, read before its scope is popped). */
@@ -154,7 +192,9 @@ export class Z3Solver implements IncrementalSolver {
   private readonly c = new LayerCounters('z3');
   /** Whether the watchdog canceled the last check (its unknown is then a timeout, whatever z3 calls it). */
   private lastCheckCanceled = false;
-  readonly counters: Z3Counters = { checks: 0, sat: 0, unsat: 0, timeouts: 0, unknowns: 0, crashes: 0, cex: 0, constructs: 0, instances: 0, slowArrayReads: 0, fallbacks: 0 };
+  /** The time limit of the last check (for the failure's message). */
+  private lastLimitMs = 0;
+  readonly counters: Z3Counters = { checks: 0, sat: 0, unsat: 0, timeouts: 0, unknowns: 0, crashes: 0, cex: 0, constructs: 0, instances: 0, slowArrayReads: 0, fallbacks: 0, heapRecycles: 0 };
 
   /** A solver over the process's z3 module, compiled now off the main thread. */
   static async create(opts: Z3SolverOptions = {}): Promise<Z3Solver> {
@@ -207,8 +247,19 @@ export class Z3Solver implements IncrementalSolver {
   }
 
   stats(): SolverStats[] {
-    return [this.c.snapshot()];
+    const b = this.current?.builder;
+    return [
+      {
+        ...this.c.snapshot(),
+        entries: b?.cacheSize ?? 0,
+        evicted: this.droppedTranslations.evicted + (b?.evicted ?? 0),
+        cacheHits: this.droppedTranslations.hits + (b?.cacheHits ?? 0),
+      },
+    ];
   }
+
+  /** Translation-cache counters of instances discarded so far (a discarded instance's cache is evicted whole). */
+  private readonly droppedTranslations = { evicted: 0, hits: 0 };
 
   backendTimeMs(): number {
     return this.c.timeMs;
@@ -271,7 +322,7 @@ export class Z3Solver implements IncrementalSolver {
           dropModel();
           const ss = open();
           const z = ss.inst.z;
-          const deadline = performance.now() + (this.opts.timeoutMs ?? 0);
+          const deadline = this.deadline();
           let on = solver;
           let r = checkOn(ss, solver, deadline);
           if (r === 0 && first === 'budgeted') {
@@ -333,16 +384,18 @@ export class Z3Solver implements IncrementalSolver {
       const ctx = z.Z3_mk_context_rc(cfg);
       z.Z3_del_config(cfg);
       z.set_noop_error_handler(ctx);
-      if ((this.opts.timeoutMs ?? 0) > 0) {
+      if ((this.opts.timeoutMs ?? 0) > 0 || this.opts.stopAt !== undefined) {
         const flags = findCancelFlags(inst.heap32, ctx, () => z.Z3_interrupt(ctx));
         if (flags === null) throw new Error('z3: cannot locate the context cancel flags (unexpected z3-solver build): solver time limits are unavailable');
         watchdog = new Z3Watchdog(inst.heap32, flags);
       }
       const builder = new Z3Builder(inst, ctx, { cacheLimit: this.opts.cacheLimit });
-      const session: Session = { inst, ctx, builder, watchdog, tactic: 0, solvers: new Map() };
+      const session: Session = { inst, ctx, builder, watchdog, tactic: 0, solvers: new Map(), peakBytes: 0, unregister: () => {} };
+      session.unregister = registerNativeHeap({ bytes: () => session.peakBytes });
       // made now, while z3 is sure to have memory: a fallback made after the first solver
       // ran z3 out of memory could not be made at all
       for (const kind of SHARED_SOLVERS[this.mode]) session.solvers.set(kind, { solver: this.makeShared(session, kind), uses: 0 });
+      this.notePeak(session);
       this.counters.instances++;
       return (this.current = session);
     } catch (e) {
@@ -359,7 +412,12 @@ export class Z3Solver implements IncrementalSolver {
       try {
         s = this.session();
         s.builder.trim();
-        return f(s);
+        const r = f(s);
+        if (this.notePeak(s) > (this.opts.heapBudgetMB ?? DEFAULT_HEAP_BUDGET_MB) * MB) {
+          this.discard(s);
+          this.counters.heapRecycles++;
+        }
+        return r;
       } catch (e) {
         if (e instanceof SolverFailure) throw e;
         const kind = wasmFailureKind(e);
@@ -372,7 +430,21 @@ export class Z3Solver implements IncrementalSolver {
     });
   }
 
+  /**
+   * Updates the instance's peak (z3's own count of its allocations, which its memory manager
+   * keeps within ~100 KB, plus the instance's size before z3 allocated anything); returns it.
+   */
+  private notePeak(s: Session): number {
+    const allocated: unknown = s.inst.z.Z3_get_estimated_alloc_size(); // a uint64_t: a BigInt from wasm
+    const now = INSTANCE_BASE_BYTES + Number(allocated);
+    if (now > s.peakBytes) s.peakBytes = now;
+    return s.peakBytes;
+  }
+
   private discard(s: Session): void {
+    this.droppedTranslations.evicted += s.builder.evicted + s.builder.cacheSize;
+    this.droppedTranslations.hits += s.builder.cacheHits;
+    s.unregister();
     s.watchdog?.stop();
     s.inst.kill();
     if (this.current === s) this.current = null;
@@ -392,7 +464,7 @@ export class Z3Solver implements IncrementalSolver {
     negate: boolean,
     onModel: ((model: number) => void) | null,
   ): boolean {
-    const deadline = performance.now() + (this.opts.timeoutMs ?? 0);
+    const deadline = this.deadline();
     // a quantified query needs z3's general solver (the QF_AUFBV ones reject quantifiers)
     const quantified = (goal !== null && hasQuantifier(goal)) || constraints.some(hasQuantifier);
     const first: SolverKind = quantified ? 'fresh' : this.mode === 'hybrid' ? 'budgeted' : this.mode;
@@ -456,11 +528,23 @@ export class Z3Solver implements IncrementalSolver {
     }
   }
 
+  /** When a check starting now must stop (performance.now() milliseconds; Infinity: never). */
+  private deadline(): number {
+    const t = this.opts.timeoutMs ?? 0;
+    let limit = t > 0 ? t : Infinity;
+    if (this.opts.stopAt !== undefined) {
+      const left = this.opts.stopAt - Date.now();
+      limit = Math.min(limit, left > 0 ? left : AFTER_STOP_MS);
+    }
+    this.lastLimitMs = limit;
+    return performance.now() + limit;
+  }
+
   /** Z3_solver_check under the time limit: 1 sat, -1 unsat, 0 unknown (a timeout among others). */
   private check(s: Session, solver: number, deadline: number): number {
     const dog = s.watchdog;
     this.lastCheckCanceled = false;
-    if (dog === null) return s.inst.z.Z3_solver_check(s.ctx, solver);
+    if (dog === null || deadline === Infinity) return s.inst.z.Z3_solver_check(s.ctx, solver);
     dog.arm(Math.max(1, deadline - performance.now()));
     try {
       return s.inst.z.Z3_solver_check(s.ctx, solver);
@@ -559,7 +643,7 @@ export class Z3Solver implements IncrementalSolver {
     switch (this.unknownKind(reason, 'tactic')) {
       case SolverFailureKind.Timeout:
         this.counters.timeouts++;
-        return new SolverFailure(SolverFailureKind.Timeout, `z3 timeout after ${this.opts.timeoutMs ?? 0} ms`);
+        return new SolverFailure(SolverFailureKind.Timeout, `z3 timeout after ${Math.round(this.lastLimitMs)} ms`);
       case SolverFailureKind.OutOfMemory:
         // z3's out-of-memory state is global to the instance: start afresh
         s.inst.dead = true;

@@ -218,13 +218,20 @@ describe('solver modes and cache bounds give the same answers', () => {
       { budget: 1 }, // every check exhausts the logic solver's budget: the tactic solver answers
       { cacheLimit: 5 },
       { recycleAfter: 2 },
+      { heapBudgetMB: 1 }, // every instance is over it after its first query: replaced each time
     ];
     for (const opts of configs) {
       const s = await Z3Solver.create(opts);
       try {
         expect(battery(s)).toEqual(expected);
-        expect(s.counters.instances).toBe(1);
+        if (opts.heapBudgetMB !== undefined) {
+          expect(s.counters.heapRecycles).toBeGreaterThan(5);
+          // each recycled instance was one; the last query may have been recycled too
+          expect(s.counters.instances - s.counters.heapRecycles).toBeLessThanOrEqual(1);
+          expect(s.counters.instances).toBeGreaterThanOrEqual(s.counters.heapRecycles);
+        } else expect(s.counters.instances).toBe(1);
         if (opts.budget !== undefined) expect(s.counters.fallbacks).toBeGreaterThan(0);
+        if (opts.cacheLimit !== undefined) expect(s.stats()[0]!.evicted).toBeGreaterThan(0);
       } finally {
         s.dispose();
       }

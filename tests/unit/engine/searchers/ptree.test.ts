@@ -39,6 +39,34 @@ describe('PTree', () => {
     expect(t.states()).toEqual([s1, s2, s0]);
   });
 
+  test('plant adds a tree of its own: the root of an empty tree, else a sibling of the old root (parallel jobs)', () => {
+    const [s0, s1, s2, s3] = states(4);
+    const t = new PTree(s0!);
+    const bit = t.allocateSearcherBit();
+    t.mark(s0!, bit);
+    t.remove(s0!);
+    expect(t.root).toBeNull();
+    t.plant(s1!);
+    t.validate();
+    expect(t.root!.state).toBe(s1);
+    t.fork(s1!, s2!, s1!);
+    t.mark(s1!, bit);
+    t.plant(s3!);
+    t.validate();
+    expect(t.size).toBe(3);
+    expect(t.root!.right!.state).toBe(s3);
+    expect(depthOf(s3!.ptreeNode)).toBe(1);
+    expect(depthOf(s1!.ptreeNode)).toBe(2);
+    // the old tree's searcher bits stay visible from the new root
+    expect(t.hasMarked(bit)).toBe(true);
+    t.mark(s3!, bit);
+    t.remove(s1!);
+    t.remove(s2!);
+    t.validate();
+    expect(t.states()).toEqual([s3]);
+    expect(() => t.plant(s3!)).toThrow(/already in the process tree/);
+  });
+
   test('fork into two new states takes the parent out of the tree', () => {
     const [s0, s1, s2] = states(3);
     const t = new PTree(s0!);

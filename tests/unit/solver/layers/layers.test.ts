@@ -106,6 +106,25 @@ describe('query cache', () => {
     expect(s.computeValue(q)).toBe(43n);
     expect(core.count).toBe(1);
   });
+
+  test('bounded: beyond twice its capacity the least recently used entries go, a used one stays', () => {
+    const core = new BruteForceSolver();
+    const s = new QueryCacheSolver(core, 4);
+    const hot = { constraints: [b.ult(x0, c8(100))], expr: b.ult(x0, c8(200)) };
+    for (let k = 0; k < 40; k++) {
+      expect(s.computeTruth({ constraints: [b.ult(x0, c8(100))], expr: b.ne(x0, c8(k)) })).toBe(false);
+      expect(s.computeTruth(hot)).toBe(true);
+      expect(s.size).toBeLessThanOrEqual(8);
+    }
+    expect(core.calls.filter((c) => c.query.expr === hot.expr)).toHaveLength(1); // always a hit after the first
+    const [st] = s.stats();
+    expect(st!.entries).toBe(s.size);
+    expect(st!.evicted! + st!.entries!).toBe(41);
+    // an evicted entry is asked again, and answered the same
+    const n = core.count;
+    expect(s.computeTruth({ constraints: [b.ult(x0, c8(100))], expr: b.ne(x0, c8(0)) })).toBe(false);
+    expect(core.count).toBe(n + 1);
+  });
 });
 
 describe('counterexample cache', () => {
@@ -167,6 +186,21 @@ describe('counterexample cache', () => {
     const n = core.count;
     expect(s.computeTruth({ constraints: cs, expr: b.ugt(x0, c8(20)) })).toBe(false);
     expect(core.count).toBe(n);
+  });
+
+  test('bounded: old keys are evicted, answers stay right, used keys stay', () => {
+    const core = new BruteForceSolver();
+    const s = new CexCachingSolver(core, { capacity: 3 });
+    const hot = [b.ult(y0, c8(7))];
+    for (let k = 0; k < 30; k++) {
+      expect(s.computeValue({ constraints: [b.eq(x0, c8(k))], expr: b.add(x0, c8(1)) })).toBe(BigInt(k + 1));
+      expect(s.computeValue({ constraints: hot, expr: y0 })).toBe(0n);
+      expect(s.size).toBeLessThanOrEqual(6 + 1); // two generations, plus a key copied up from the old one
+    }
+    expect(core.calls.filter((c) => c.query.constraints === hot)).toHaveLength(1);
+    const [st] = s.stats();
+    expect(st!.evicted).toBeGreaterThan(20);
+    expect(st!.entries).toBe(s.size);
   });
 
   test('validity with one model answers one side for free', () => {

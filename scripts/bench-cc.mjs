@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// `tsklee cc` against clang on a real package: configure + make of a Debian source package
+// (default bc; `apt-get source --download-only NAME` with a deb-src line for bookworm),
+// each configuration in a fresh copy of the sources. Wall and CPU seconds (user + system of
+// everything the build ran, from GNU time), median of --runs.
+//
+//   node scripts/bench-cc.mjs --tarball /path/bc_1.07.1.orig.tar.gz [--runs 3] [--make-jobs 1]
+//     [--make-args 'MAKEINFO=true']   (bc's docs need makeinfo, which the machine may lack)
+//
+// Configurations: clang-19; bin/tsklee cc (the bash front end); the Node driver
+// (TSKLEE_CC_VERBOSE=1 makes bin/tsklee-cc hand every step to Node; its command echo is
+// dropped). Prints a Markdown table.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: { tarball: { type: 'string' }, runs: { type: 'string', default: '3' }, 'make-jobs': { type: 'string', default: '1' }, 'make-args': { type: 'string', default: 'MAKEINFO=true' } },
+});
+if (values.tarball === undefined) throw new Error('--tarball PATH (a package .orig.tar.*) is required');
+const runs = Number(values.runs);
+const TSKLEE = join(ROOT, 'bin', 'tsklee');
+const configs = [
+  { name: 'clang-19', cc: 'clang-19', env: {} },
+  { name: 'tsklee cc (bash front end)', cc: `${TSKLEE} cc`, env: {} },
+  { name: 'tsklee cc (Node driver)', cc: `${TSKLEE} cc`, env: { TSKLEE_CC_VERBOSE: '1' } },
+];
+
+function timed(cmd, cwd, env) {
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S', 'sh', '-c', `${cmd} >/dev/null 2>build.err`], { cwd, env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${cmd} in ${cwd} failed (${r.status}):\n${r.stderr}`);
+  const [wall, user, sys] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
+  return { wall, cpu: user + sys };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const results = configs.map((c) => ({ ...c, configure: [], make: [] }));
+for (let i = 0; i < runs; i++) {
+  for (const r of results) {
+    const work = mkdtempSync(join(tmpdir(), 'tsklee-bench-cc-'));
+    spawnSync('tar', ['xf', values.tarball, '-C', work], { stdio: 'inherit' });
+    const src = join(work, readdirSync(work)[0]);
+    r.configure.push(timed(`./configure CC="${r.cc}"`, src, r.env));
+    r.make.push(timed(`make -j${values['make-jobs']} ${values['make-args']}`, src, r.env));
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+const base = results[0];
+const cell = (xs, ys) => `${median(xs.map((x) => x.wall)).toFixed(1)} / ${median(xs.map((x) => x.cpu)).toFixed(1)} s (${(median(xs.map((x) => x.cpu)) / median(ys.map((y) => y.cpu))).toFixed(2)}×)`;
+console.log(`| build of ${values.tarball.split('/').pop()} | configure wall / CPU (CPU × clang) | make wall / CPU (CPU × clang) |`);
+console.log('|---|---|---|');
+for (const r of results) console.log(`| ${r.name} | ${cell(r.configure, base.configure)} | ${cell(r.make, base.make)} |`);

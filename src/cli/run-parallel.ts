@@ -1,0 +1,103 @@
+/**
+ * `tsklee run --jobs N`: the run's exploration spread over N worker threads
+ * (engine/parallel/), one output directory. The options that cannot be split that way are
+ * refused in one line; statistics files (run.stats, run.istats, coverage.lcov) are not written
+ * (each worker counts its own; merging them is not done), and info says how the work moved.
+ */
+import { resolve, dirname } from 'node:path';
+import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, type RunDoneStats } from '../output/index.js';
+import type { EngineOptions } from '../engine/options.js';
+import type { RuntimeChoice } from '../engine/prepare/runtime.js';
+import type { SolverBackendName, SolverOptions } from '../solver/index.js';
+import { exploreInParallel, ParallelExplorationError } from '../engine/parallel/coordinator.js';
+import { UsageError } from './errors.js';
+import { warnLine } from './context.js';
+
+export interface ParallelRunSetup {
+  jobs: number;
+  input: string;
+  bitcode: string;
+  outputDir?: string;
+  load: RuntimeChoice;
+  engine: Partial<EngineOptions>;
+  backend: SolverBackendName;
+  solver: SolverOptions;
+  /** The run's end for solver checks (--max-time plus a grace), as the single-thread run's. */
+  solverStopAt?: number;
+}
+
+/** Options a parallel exploration cannot honour, by the flag that set them. */
+export function parallelRefusals(o: Record<string, unknown>): string | null {
+  const checks: [boolean, string][] = [
+    [o.stateMerging !== undefined && o.stateMerging !== 'none', '--state-merging'],
+    [o.useMerge === true, '--use-merge'],
+    [o.mergeMode === 'quantified', '--merge-mode=quantified'],
+    [o.exitOnError === true, '--exit-on-error'],
+    [o.debugPrintInstructions !== undefined, '--debug-print-instructions'],
+    [o.replayPath !== undefined, '--replay-path'],
+    [o.writeSmt2s === true || o.useQueryLog !== undefined, '--write-smt2s/--use-query-log'],
+    [o.debugValidateSolverBackend !== undefined, '--debug-validate-solver-backend'],
+    [o.maxForks !== undefined, '--max-forks'],
+  ];
+  const bad = checks.find(([b]) => b);
+  return bad === undefined ? null : `--jobs: ${bad[1]} is not supported in a parallel exploration (a merged or stopped state's path is not one prefix)`;
+}
+
+export async function runParallel(s: ParallelRunSetup): Promise<void> {
+  const out = createOutputDir({ outputDir: s.outputDir, base: dirname(resolve(s.input)) });
+  warnLine(`--jobs=${s.jobs}: run.stats, run.istats and coverage.lcov are not written in a parallel exploration`);
+  const start = new Date();
+  const commandLine = ['tsklee', ...process.argv.slice(2)];
+  out.writeInfo(formatInfoHeader({ argv: commandLine, pid: process.pid, start }));
+  let interrupted: string | null = null;
+  const onSigint = (): void => {
+    if (interrupted !== null) process.exit(130);
+    interrupted = 'ctrl-c detected, requesting interpreter to halt.';
+    process.stderr.write(`tsklee: ${interrupted}\n`);
+    out.appendMessage(interrupted);
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const r = await exploreInParallel({
+      jobs: s.jobs,
+      out,
+      bitcode: s.bitcode,
+      load: s.load,
+      engine: s.engine,
+      backend: s.backend,
+      solver: s.solver,
+      ...(s.solverStopAt !== undefined ? { solverStopAt: s.solverStopAt } : {}),
+      shouldStop: () => interrupted,
+      onLog: (line, kind) => process.stderr.write(kind === 'print' ? `${line}\n` : `tsklee: ${line}\n`),
+    });
+    const sum = (f: (w: (typeof r.workers)[number]) => number): number => r.workers.reduce((a, w) => a + f(w), 0);
+    const done: RunDoneStats = {
+      forks: sum((w) => w.forks),
+      queries: sum((w) => w.backend.checks),
+      queriesValid: sum((w) => w.backend.unsat),
+      queriesInvalid: sum((w) => w.backend.sat),
+      queryCex: sum((w) => w.backend.cex),
+      queryConstructs: sum((w) => w.backend.constructs),
+      instructions: sum((w) => w.instructions),
+      completedPaths: sum((w) => w.completedPaths),
+      partiallyCompletedPaths: sum((w) => w.exploredPaths - w.completedPaths),
+      generatedTests: sum((w) => w.generatedTests),
+    };
+    const perWorker = r.workers.map((w, i) => `tsklee: worker ${i}: ${w.completedPaths} completed paths, ${w.instructions} instructions, ${w.given} states given away, ${w.adopted} jobs adopted\n`).join('');
+    out.writeInfo(
+      formatInfoHeader({ argv: commandLine, pid: process.pid, start, searcher: r.searcher }) +
+        formatInfoFooter({ start, end: new Date(), haltReason: r.haltReason ?? undefined, done }) +
+        `KLEE: done: covered instructions = ${r.coveredInstructions} of ${r.totalInstructions}\n` +
+        `tsklee: parallel exploration: ${s.jobs} workers, ${r.jobsMoved} states handed over, ${r.testsNumbered} tests numbered\n` +
+        perWorker,
+    );
+    process.stderr.write(formatDoneSummary(done).replace(/^KLEE: /gm, 'tsklee: '));
+    if (r.haltReason !== null) process.stderr.write(`tsklee: halted: ${r.haltReason}\n`);
+  } catch (e) {
+    if (e instanceof ParallelExplorationError) throw new UsageError(`--jobs: ${e.message}`);
+    throw e;
+  } finally {
+    process.off('SIGINT', onSigint);
+    out.close();
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * --max-memory (KLEE's Executor::checkMemoryUsage), so that a long run keeps exploring
+ * inside its cap instead of forking until the process dies or can never fork again.
+ *
+ * KLEE, every 65 536 instructions: above the cap it inhibits forking (--max-memory-inhibit,
+ * default true); above the cap + 100 MB it ends N − N·cap/used of its N states, picked at
+ * random (a second pick when the first covered new code), each with a test as
+ * --only-output-states-covering-new allows ("Memory limit exceeded.", an `.early` file).
+ *
+ * Here the same two thresholds sit below the cap instead of above it, so that the cap is
+ * what the run stays under: forking is inhibited above cap − margin (margin = 10 % of the
+ * cap, at most KLEE's 100 MB), and states are ended above the cap. Which states go is the
+ * executor's choice (executor.ts: those that covered nothing new first, then those longest
+ * without new coverage). Usage is memoryInUse() (util/memory-use.ts); a reading over a
+ * threshold is confirmed after a full garbage collection, since V8's heap counts garbage
+ * until it collects. Forced collections are spaced so that they take at most ~10 % of the
+ * run (a collection of a 2 GB heap takes about a second).
+ */
+import { getHeapStatistics } from 'node:v8';
+import { collectGarbage, memoryInUse } from '../util/memory-use.js';
+import type { Rng } from '../util/rng.js';
+
+const MB = 1024 * 1024;
+
+/** What a check found. */
+export interface MemoryCheck {
+  /** Bytes in use (after a collection when one ran). */
+  used: number;
+  /** Forking is inhibited (usage above cap − margin, and inhibiting is on). */
+  atLimit: boolean;
+  /** How many of the live states to end now (0 under the cap). */
+  statesToEnd: number;
+}
+
+export interface MemoryCapOptions {
+  /** The cap in MB (--max-memory); 0 = none. */
+  capMB: number;
+  /** Inhibit forking near the cap (KLEE's --max-memory-inhibit, default true). */
+  inhibit: boolean;
+  /** Bytes in use now (default memoryInUse().total). */
+  measure?: () => number;
+  /** A full garbage collection (default collectGarbage). */
+  collect?: () => boolean;
+  /** The clock in ms (default Date.now). */
+  now?: () => number;
+}
+
+export class MemoryCap {
+  private readonly cap: number;
+  private readonly inhibitAbove: number;
+  private readonly measure: () => number;
+  private readonly collect: () => boolean;
+  private readonly now: () => number;
+  private atLimit = false;
+  /** No forced collection before this time. */
+  private nextCollectAt = 0;
+  /** Collections forced so far, and their time (statistics). */
+  collections = 0;
+  collectMs = 0;
+
+  constructor(private readonly opts: MemoryCapOptions) {
+    this.cap = opts.capMB * MB;
+    this.inhibitAbove = this.cap - Math.min(100 * MB, this.cap / 10);
+    this.measure = opts.measure ?? (() => memoryInUse().total);
+    this.collect = opts.collect ?? collectGarbage;
+    this.now = opts.now ?? Date.now;
+  }
+
+  get enabled(): boolean {
+    return this.opts.capMB > 0;
+  }
+
+  /** Checks the usage with `liveStates` states alive. */
+  check(liveStates: number): MemoryCheck {
+    let used = this.measure();
+    if (!this.enabled) return { used, atLimit: false, statesToEnd: 0 };
+    if (used <= this.inhibitAbove) {
+      this.atLimit = false;
+      return { used, atLimit: false, statesToEnd: 0 };
+    }
+    const t0 = this.now();
+    // not confirmed by a collection yet: keep the last decision
+    if (t0 < this.nextCollectAt) return { used, atLimit: this.inhibiting(), statesToEnd: 0 };
+    if (this.collect()) {
+      const ms = this.now() - t0;
+      this.collections++;
+      this.collectMs += ms;
+      this.nextCollectAt = this.now() + Math.max(100, 10 * ms);
+      used = this.measure();
+    }
+    this.atLimit = used > this.inhibitAbove;
+    if (used <= this.cap || liveStates === 0) return { used, atLimit: this.inhibiting(), statesToEnd: 0 };
+    // as KLEE: keep the share of states the cap allows, end at least one
+    const keep = Math.floor((liveStates * this.cap) / used);
+    return { used, atLimit: this.inhibiting(), statesToEnd: Math.max(1, liveStates - keep) };
+  }
+
+  /**
+   * A warning when V8's heap limit is below the cap: V8 would then run out of heap (and end
+   * the process) before the cap is reached. bin/tsklee starts node with a heap to fit the cap
+   * (cli/launch.cts); a library user's own node may not have one.
+   */
+  heapLimitWarning(): string | null {
+    const limitMB = Math.floor(getHeapStatistics().heap_size_limit / MB);
+    if (!this.enabled || limitMB >= this.opts.capMB) return null;
+    return `--max-memory=${this.opts.capMB} is above the JavaScript heap limit (${limitMB} MB): node may run out of memory before the cap (start node with --max-old-space-size=${this.opts.capMB + 512})`;
+  }
+
+  private inhibiting(): boolean {
+    return this.opts.inhibit && this.atLimit;
+  }
+}
+
+/** What the choice of states to end looks at. */
+export interface CappedState {
+  /** Covered code no state had run before: its test is one --only-output-states-covering-new keeps. */
+  coveredNew: boolean;
+  /** Instructions since it last covered new code (0: it just did). */
+  instsSinceCovNew: number;
+}
+
+/**
+ * The `n` states to end at the cap, in order: KLEE picks at random, drawing twice to avoid a
+ * state that covered new code; here every state that covered nothing new goes before any
+ * that did (their tests are the ones worth keeping), and within each group the state that
+ * has gone longest without new coverage goes first (the least promising), ties at random.
+ */
+export function statesToEnd<S extends CappedState>(states: Iterable<S>, n: number, rng: Rng): S[] {
+  const ranked = [...states].map((s) => ({ s, tie: rng.nextU32() }));
+  ranked.sort((a, b) => Number(a.s.coveredNew) - Number(b.s.coveredNew) || b.s.instsSinceCovNew - a.s.instsSinceCovNew || a.tie - b.tie);
+  return ranked.slice(0, n).map((r) => r.s);
+}

@@ -1,0 +1,257 @@
+/**
+ * The main thread of `tsklee run --jobs N`: starts N worker threads (thread-worker.ts), which
+ * write their tests into the one output directory (numbered from a shared counter; their
+ * exit-status lines are merged into exit-status.txt at the end), and balances the work: when a worker runs dry it asks the busiest one (most live states) for
+ * half of its states, as path prefixes (jobs.ts), and hands them over. When every worker is dry
+ * and no hand-over is under way, the exploration is complete and the workers are told to end.
+ *
+ * Each worker is a thread running the CLI's bundle (loaded through the launcher, so from the
+ * same V8 code cache as the main thread), with its own solver chain and copy of the program.
+ */
+import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import type { OutputDir } from '../../output/output-dir.js';
+import { writeFileAtomic } from '../../output/ktest.js';
+import { EXIT_STATUS_FILE } from '../../output/exit-status.js';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { packageRoot } from '../../util/package-root.js';
+import { exitStatusPart, liveSlot, requestSlot, sharedInts, STOP_FLAG, TEST_COUNTER, type FromWorker, type ToWorker, type WorkerSetup, type WorkerSummary } from './protocol.js';
+
+export interface ParallelSetup extends Omit<WorkerSetup, 'index' | 'shared' | 'outDir'> {
+  jobs: number;
+  out: OutputDir;
+  onLog: (line: string, kind: 'message' | 'warning' | 'error' | 'print') => void;
+  /** Polled every 50 ms: a reason stops every worker (Ctrl-C). */
+  shouldStop: () => string | null;
+}
+
+export interface ParallelResult {
+  workers: WorkerSummary[];
+  searcher: string;
+  testsNumbered: number;
+  /** Instructions covered by some worker. */
+  coveredInstructions: number;
+  totalInstructions: number;
+  haltReason: string | null;
+  /** Hand-overs: states given away and adopted (jobs). */
+  jobsMoved: number;
+}
+
+/** Starts a worker thread through the launcher, which loads the bundle (or the modules). */
+const THREAD_MAIN = `
+const { workerData, parentPort } = require('node:worker_threads');
+globalThis.tskleeParallelWorker = true;
+require(workerData.launcher).loadCli()
+  .then((cli) => cli.runParallelWorker())
+  .catch((e) => parentPort.postMessage({ t: 'failed', message: String((e && e.message) || e) }));
+`;
+
+export class ParallelExplorationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ParallelExplorationError';
+  }
+}
+
+export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResult> {
+  const n = p.jobs;
+  const sab = new SharedArrayBuffer(4 * sharedInts(n));
+  const shared = new Int32Array(sab);
+  const launcher = join(packageRoot(import.meta.url), 'dist', 'cli', 'launch.cjs');
+  const threads: Worker[] = [];
+  const idle = new Set<number>();
+  const finished = new Map<number, { summary: WorkerSummary; searcher: string }>();
+  /** worker asked for states → the dry worker they are for */
+  const asked = new Map<number, number>();
+  const served = new Set<number>();
+  const seenNotes = new Set<string>();
+  let failure: string | null = null;
+  let stopping = false;
+  let jobsMoved = 0;
+
+  const send = (i: number, m: ToWorker): void => threads[i]!.postMessage(m);
+  const finishIdle = (): void => {
+    for (const i of idle) send(i, { t: 'finish' });
+    idle.clear();
+  };
+
+  /** Pair dry workers with the busiest others; end everything when no work is left anywhere. */
+  const balance = (): void => {
+    if (stopping || failure !== null) {
+      finishIdle();
+      return;
+    }
+    for (const dry of idle) {
+      if (served.has(dry)) continue;
+      let best = -1;
+      let most = 1;
+      for (let w = 0; w < n; w++) {
+        if (idle.has(w) || finished.has(w) || asked.has(w)) continue;
+        const live = shared[liveSlot(w)]!;
+        if (live > most) {
+          most = live;
+          best = w;
+        }
+      }
+      if (best < 0) break;
+      asked.set(best, dry);
+      served.add(dry);
+      Atomics.store(shared, requestSlot(best), 1);
+    }
+    if (asked.size === 0 && idle.size + finished.size === n) finishIdle();
+  };
+
+  let timer: NodeJS.Timeout | null = null;
+  const done = new Promise<void>((resolve) => {
+    const t0 = performance.now();
+    const trace = process.env.TSKLEE_PARALLEL_TRACE !== undefined;
+    if (trace) process.stderr.write(`parallel: workers start ${(process.uptime() * 1000).toFixed(0)} ms after the process\n`);
+    const onMessage = (i: number, m: FromWorker): void => {
+      if (trace) process.stderr.write(`parallel: ${(performance.now() - t0).toFixed(1)} ms: worker ${i}: ${m.t}${m.t === 'jobs' ? ` ${m.paths.length}` : ''}\n`);
+      switch (m.t) {
+        case 'message':
+        case 'warning': {
+          // every worker loads the same program: its start-up notes once
+          const key = `${m.t}:${m.text}`;
+          if (seenNotes.has(key)) return;
+          seenNotes.add(key);
+          if (m.t === 'message') p.out.appendMessage(m.text);
+          else p.out.appendWarning(m.text, m.kind);
+          return;
+        }
+        case 'log':
+          if (m.kind !== 'warning' || !seenNotes.has(`log:${m.line}`)) p.onLog(m.line, m.kind);
+          seenNotes.add(`log:${m.line}`);
+          return;
+        case 'file':
+          // the same file from every worker (assembly.ll): the first worker's stands for all
+          if (i === 0) writeFileAtomic(p.out.file(m.name), m.text);
+          return;
+        case 'jobs': {
+          const dry = asked.get(i);
+          asked.delete(i);
+          if (dry === undefined) return;
+          served.delete(dry);
+          if (m.paths.length > 0 && idle.has(dry) && !stopping) {
+            idle.delete(dry);
+            jobsMoved += m.paths.length;
+            send(dry, { t: 'jobs', paths: m.paths });
+          }
+          balance();
+          return;
+        }
+        case 'idle':
+          // a request that crossed this worker's running dry is answered by its empty 'jobs' first
+          idle.add(i);
+          balance();
+          return;
+        case 'done':
+          finished.set(i, { summary: m.summary, searcher: m.searcher });
+          idle.delete(i);
+          // a halted worker (--max-time) will not answer; nor will its requests be answered
+          if (m.summary.haltReason !== null) stopping = true;
+          balance();
+          if (finished.size === n) resolve();
+          return;
+        case 'failed':
+          failure ??= `worker ${i}: ${m.message}`;
+          stopping = true;
+          Atomics.store(shared, STOP_FLAG, 1);
+          finished.set(i, { summary: emptySummary(), searcher: '' });
+          balance();
+          if (finished.size === n) resolve();
+          return;
+      }
+    };
+    for (let i = 0; i < n; i++) {
+      const setup: WorkerSetup & { launcher: string } = {
+        index: i,
+        shared: sab,
+        bitcode: p.bitcode,
+        outDir: p.out.path,
+        load: p.load,
+        engine: p.engine,
+        backend: p.backend,
+        solver: p.solver,
+        ...(p.solverStopAt !== undefined ? { solverStopAt: p.solverStopAt } : {}),
+        launcher,
+      };
+      const t = new Worker(THREAD_MAIN, { eval: true, workerData: setup });
+      t.on('message', (m: FromWorker) => onMessage(i, m));
+      t.on('error', (e) => onMessage(i, { t: 'failed', message: e.message }));
+      t.on('exit', (code) => {
+        if (!finished.has(i)) onMessage(i, { t: 'failed', message: `exited with status ${code} before it finished` });
+      });
+      threads.push(t);
+    }
+    timer = setInterval(() => {
+      const why = p.shouldStop();
+      if (why !== null && Atomics.load(shared, STOP_FLAG) === 0) {
+        Atomics.store(shared, STOP_FLAG, 1);
+        stopping = true;
+      }
+      // dry workers wait for a busy one to have more than one state
+      if (idle.size > 0) balance();
+    }, 5);
+  });
+  const tEnd = performance.now();
+  try {
+    await done;
+    if (process.env.TSKLEE_PARALLEL_TRACE !== undefined) {
+      const elu = (e: { active: number; idle: number }): string => `${e.active.toFixed(0)} ms busy, ${e.idle.toFixed(0)} ms idle`;
+      process.stderr.write(`parallel: main thread ${elu(performance.eventLoopUtilization())}\n`);
+      threads.forEach((t, i) => process.stderr.write(`parallel: worker ${i} ${elu(t.performance.eventLoopUtilization())}\n`));
+    }
+  } finally {
+    if (timer !== null) clearInterval(timer);
+    await Promise.all(threads.map((t) => t.terminate()));
+  }
+  if (process.env.TSKLEE_PARALLEL_TRACE !== undefined) process.stderr.write(`parallel: terminated ${(performance.now() - tEnd).toFixed(1)} ms after start\n`);
+  mergeExitStatuses(p.out.path, n);
+  if (failure !== null) throw new ParallelExplorationError(failure);
+  const workers = [...finished.entries()].sort((a, b) => a[0] - b[0]).map(([, f]) => f.summary);
+  const total = workers[0]?.covered.length ?? 0;
+  let covered = 0;
+  for (let g = 0; g < total; g++) if (workers.some((w) => w.covered[g] === 1)) covered++;
+  return {
+    workers,
+    searcher: finished.get(0)?.searcher ?? '',
+    testsNumbered: Atomics.load(shared, TEST_COUNTER),
+    coveredInstructions: covered,
+    totalInstructions: total,
+    haltReason: workers.find((w) => w.haltReason !== null)?.haltReason ?? null,
+    jobsMoved,
+  };
+}
+
+/** The workers' exit-status lines, in test-number order, as exit-status.txt. */
+function mergeExitStatuses(dir: string, workers: number): void {
+  const lines: string[] = [];
+  for (let i = 0; i < workers; i++) {
+    const part = join(dir, exitStatusPart(i));
+    if (!existsSync(part)) continue;
+    for (const l of readFileSync(part, 'utf8').split('\n')) if (l !== '') lines.push(l);
+    rmSync(part);
+  }
+  if (lines.length === 0) return;
+  // fixed-width numbers up to 999999: text order is number order; longer ones sort by length first
+  lines.sort((a, b) => a.indexOf(' ') - b.indexOf(' ') || (a < b ? -1 : a > b ? 1 : 0));
+  writeFileAtomic(join(dir, EXIT_STATUS_FILE), `${lines.join('\n')}\n`);
+}
+
+function emptySummary(): WorkerSummary {
+  return {
+    instructions: 0,
+    forks: 0,
+    completedPaths: 0,
+    exploredPaths: 0,
+    generatedTests: 0,
+    errors: 0,
+    queries: 0,
+    haltReason: null,
+    backend: { checks: 0, unsat: 0, sat: 0, cex: 0, constructs: 0 },
+    covered: new Uint8Array(0),
+    given: 0,
+    adopted: 0,
+  };
+}

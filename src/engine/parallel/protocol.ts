@@ -1,0 +1,63 @@
+/**
+ * What the coordinator (the main thread of `tsklee run --jobs N`) and its worker threads say
+ * to each other (tests do not pass through it: each worker writes its own into the output
+ * directory, numbered from the shared counter), and the shared memory they both read: the test counter (so tests are numbered
+ * once over all workers), the stop flag (Ctrl-C), and per worker its live state count and a
+ * "give me states" flag that the worker checks after every step.
+ */
+import type { EngineOptions } from '../options.js';
+import type { SolverBackendName, SolverOptions } from '../../solver/index.js';
+import type { RuntimeChoice } from '../prepare/runtime.js';
+
+export const TEST_COUNTER = 0;
+export const STOP_FLAG = 1;
+export const liveSlot = (worker: number): number => 2 + 2 * worker;
+export const requestSlot = (worker: number): number => 3 + 2 * worker;
+export const sharedInts = (workers: number): number => 2 + 2 * workers;
+
+/** A worker's exit-status lines, merged into exit-status.txt at the end. */
+export const exitStatusPart = (worker: number): string => `exit-status.worker${worker}.txt`;
+
+/** What a worker thread starts with. */
+export interface WorkerSetup {
+  index: number;
+  shared: SharedArrayBuffer;
+  bitcode: string;
+  /** The output directory the worker writes its tests into. */
+  outDir: string;
+  load: RuntimeChoice;
+  engine: Partial<EngineOptions>;
+  backend: SolverBackendName;
+  solver: SolverOptions;
+  /** Epoch ms after which the backend's checks stop (--max-time plus a grace: Z3SolverOptions.stopAt). */
+  solverStopAt?: number;
+}
+
+export interface WorkerSummary {
+  instructions: number;
+  forks: number;
+  completedPaths: number;
+  exploredPaths: number;
+  generatedTests: number;
+  errors: number;
+  queries: number;
+  haltReason: string | null;
+  backend: { checks: number; unsat: number; sat: number; cex: number; constructs: number };
+  /** Which instructions (by gid) ran at least once. */
+  covered: Uint8Array;
+  /** States this worker gave away, and adopted (jobs). */
+  given: number;
+  adopted: number;
+}
+
+export type FromWorker =
+  | { t: 'message'; text: string }
+  | { t: 'warning'; text: string; kind: 'WARNING' | 'WARNING ONCE' | 'ERROR' }
+  | { t: 'file'; name: string; text: string }
+  | { t: 'log'; line: string; kind: 'message' | 'warning' | 'error' | 'print' }
+  | { t: 'jobs'; paths: number[][] }
+  | { t: 'idle' }
+  | { t: 'done'; summary: WorkerSummary; searcher: string }
+  | { t: 'failed'; message: string };
+
+export type ToWorker = { t: 'jobs'; paths: number[][] } | { t: 'finish' };

@@ -1,0 +1,145 @@
+/**
+ * One worker thread of `tsklee run --jobs N`: loads the program, builds its own solver chain
+ * and explores with the work-sharing hooks of jobs.ts. It writes its tests into the output
+ * directory itself, numbered from the shared counter; its messages and warnings go to the
+ * coordinator (each worker says the same start-up warnings: they are written once).
+ */
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { explore } from '../explore.js';
+import type { Executor } from '../executor.js';
+import { loadProgram } from '../prepare/runtime.js';
+import { buildChain, createBackend, HighsIlp } from '../../solver/index.js';
+import { countingBackend } from '../../solver/solver.js';
+import type { RunOutput } from '../test-output.js';
+import type { WorkSharing } from './jobs.js';
+import { attachOutputDir } from '../../output/output-dir.js';
+import { exitStatusPart, liveSlot, requestSlot, STOP_FLAG, TEST_COUNTER, type FromWorker, type ToWorker, type WorkerSetup } from './protocol.js';
+
+/** Messages from the coordinator, one at a time. */
+class Inbox {
+  private queue: ToWorker[] = [];
+  private waiting: ((m: ToWorker) => void) | null = null;
+
+  constructor(port: MessagePort) {
+    port.on('message', (m: ToWorker) => {
+      if (this.waiting !== null) {
+        const w = this.waiting;
+        this.waiting = null;
+        w(m);
+      } else this.queue.push(m);
+    });
+  }
+
+  next(): Promise<ToWorker> {
+    const m = this.queue.shift();
+    return m !== undefined ? Promise.resolve(m) : new Promise((r) => (this.waiting = r));
+  }
+}
+
+class ThreadSharing implements WorkSharing {
+  ex: Executor | null = null;
+  given = 0;
+  adopted = 0;
+
+  constructor(
+    private readonly index: number,
+    private readonly shared: Int32Array,
+    private readonly post: (m: FromWorker) => void,
+    private readonly inbox: Inbox,
+  ) {}
+
+  begin(): boolean {
+    return this.index === 0;
+  }
+
+  afterStep(): void {
+    const ex = this.ex!;
+    this.shared[liveSlot(this.index)] = ex.liveStateCount;
+    if (this.shared[requestSlot(this.index)] !== 0) this.answerRequest();
+  }
+
+  /** Another worker is dry: half of this one's states (none when it has one) go to it. */
+  private answerRequest(): void {
+    const ex = this.ex!;
+    Atomics.store(this.shared, requestSlot(this.index), 0);
+    const n = ex.liveStateCount;
+    const give = n >= 2 ? ex.statesToGive(n >> 1) : [];
+    const paths = give.length > 0 ? ex.giveAway(give) : [];
+    this.given += paths.length;
+    this.shared[liveSlot(this.index)] = ex.liveStateCount;
+    this.post({ t: 'jobs', paths });
+  }
+
+  async waitForWork(): Promise<boolean> {
+    this.shared[liveSlot(this.index)] = 0;
+    // a request that came as this worker ran dry gets its (empty) answer first
+    if (Atomics.load(this.shared, requestSlot(this.index)) !== 0) this.answerRequest();
+    this.post({ t: 'idle' });
+    const m = await this.inbox.next();
+    if (m.t === 'finish') return false;
+    this.adopted += m.paths.length;
+    this.ex!.adoptJobs(m.paths);
+    this.shared[liveSlot(this.index)] = this.ex!.liveStateCount;
+    return true;
+  }
+}
+
+/** The thread's work: called in a worker thread whose workerData is a WorkerSetup. */
+export async function runThreadWorker(): Promise<void> {
+  const port = parentPort!;
+  const setup = workerData as WorkerSetup;
+  const post = (m: FromWorker): void => port.postMessage(m);
+  try {
+    const shared = new Int32Array(setup.shared);
+    const inbox = new Inbox(port);
+    // z3's heap bounded as the single-process run's (--max-memory)
+    const core = await createBackend(setup.backend, setup.solver.timeoutMs, setup.engine.maxMemory ?? 0, setup.solverStopAt);
+    const solverOpts = { ...setup.solver, ...(setup.solver.ilpPrecheck === true ? { ilp: await HighsIlp.create() } : {}) };
+    const solver = buildChain(core, solverOpts);
+    const loaded = await loadProgram([setup.bitcode], setup.load, { onWarning: (m) => post({ t: 'warning', text: m, kind: 'WARNING' }) });
+    const tests = attachOutputDir(setup.outDir, exitStatusPart(setup.index));
+    const output: RunOutput = {
+      writeTest: (ktest, extras = {}) => tests.writeTestAs(Atomics.add(shared, TEST_COUNTER, 1) + 1, ktest, extras),
+      appendMessage: (text) => post({ t: 'message', text }),
+      appendWarning: (text, kind = 'WARNING') => post({ t: 'warning', text, kind }),
+      writeFile: (name, text) => post({ t: 'file', name, text }),
+    };
+    const sharing = new ThreadSharing(setup.index, shared, post, inbox);
+    const r = await explore(loaded.module, setup.engine, {
+      solver,
+      output,
+      shouldStop: () => (Atomics.load(shared, STOP_FLAG) !== 0 ? 'ctrl-c detected, requesting interpreter to halt.' : null),
+      onStart: (ex) => {
+        ex.workSharing = sharing;
+        sharing.ex = ex;
+      },
+      events: { onLog: (line, kind) => post({ t: 'log', line, kind }) },
+    });
+    tests.close(); // every test on disk before the coordinator writes info
+    const ex = sharing.ex!;
+    const covered = new Uint8Array(ex.covered.length);
+    for (let i = 0; i < covered.length; i++) if (ex.covered[i]! > 0) covered[i] = 1;
+    const c = countingBackend(core)?.counters;
+    post({
+      t: 'done',
+      searcher: r.searcher,
+      summary: {
+        instructions: r.instructions,
+        forks: r.forks,
+        completedPaths: r.completedPaths,
+        exploredPaths: r.exploredPaths,
+        generatedTests: r.generatedTests,
+        errors: r.errors,
+        queries: r.queries,
+        haltReason: r.haltReason,
+        backend: { checks: c?.checks ?? 0, unsat: c?.unsat ?? 0, sat: c?.sat ?? 0, cex: c?.cex ?? 0, constructs: c?.constructs ?? 0 },
+        covered,
+        given: sharing.given,
+        adopted: sharing.adopted,
+      },
+    });
+    solver.dispose();
+  } catch (e) {
+    post({ t: 'failed', message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
+  }
+}

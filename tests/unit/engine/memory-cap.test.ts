@@ -1,0 +1,119 @@
+/**
+ * --max-memory's policy (src/engine/memory-cap.ts) on a scripted memory measure: where
+ * forking stops, how many states end and which, and how forced collections are spaced.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { MemoryCap, statesToEnd, type CappedState } from '../../../src/engine/memory-cap.js';
+import { Rng } from '../../../src/util/rng.js';
+
+const MB = 1024 * 1024;
+
+/** A cap over a memory that is `live` MB after a collection and `live + garbage` before. */
+function scripted(capMB: number, inhibit = true) {
+  const m = { live: 0, garbage: 0, clock: 0, collections: 0 };
+  const cap = new MemoryCap({
+    capMB,
+    inhibit,
+    measure: () => (m.live + m.garbage) * MB,
+    collect: () => {
+      m.collections++;
+      m.garbage = 0;
+      m.clock += 5; // a collection takes 5 ms
+      return true;
+    },
+    now: () => m.clock,
+  });
+  return { cap, m };
+}
+
+describe('MemoryCap', () => {
+  it('does nothing without a cap', () => {
+    const { cap, m } = scripted(0);
+    m.live = 5000;
+    expect(cap.enabled).toBe(false);
+    expect(cap.check(100)).toEqual({ used: 5000 * MB, atLimit: false, statesToEnd: 0 });
+    expect(m.collections).toBe(0);
+  });
+
+  it('inhibits forking above cap − 10 % (at most 100 MB) and ends states only above the cap', () => {
+    const { cap, m } = scripted(1000);
+    m.live = 899;
+    expect(cap.check(10)).toMatchObject({ atLimit: false, statesToEnd: 0 });
+    m.live = 901;
+    m.clock += 1000;
+    expect(cap.check(10)).toMatchObject({ atLimit: true, statesToEnd: 0 });
+    m.live = 999;
+    m.clock += 1000;
+    expect(cap.check(10)).toMatchObject({ atLimit: true, statesToEnd: 0 });
+    m.live = 800;
+    expect(cap.check(10)).toMatchObject({ atLimit: false, statesToEnd: 0 });
+    // a large cap: the margin is KLEE's 100 MB
+    const big = scripted(4000);
+    big.m.live = 3850;
+    expect(big.cap.check(10)).toMatchObject({ atLimit: false });
+    big.m.live = 3950;
+    expect(big.cap.check(10)).toMatchObject({ atLimit: true, statesToEnd: 0 });
+  });
+
+  it('keeps the share of states the cap allows (KLEE: N − N·cap/used), at least one', () => {
+    const { cap, m } = scripted(1000);
+    m.live = 2000;
+    expect(cap.check(100)).toMatchObject({ used: 2000 * MB, statesToEnd: 50 });
+    m.clock += 1000;
+    m.live = 1001;
+    expect(cap.check(100).statesToEnd).toBe(1);
+    m.clock += 1000;
+    expect(cap.check(0).statesToEnd).toBe(0);
+  });
+
+  it('counts live memory only: a reading over the threshold is confirmed after a collection', () => {
+    const { cap, m } = scripted(1000);
+    m.live = 500;
+    m.garbage = 2000;
+    expect(cap.check(100)).toEqual({ used: 500 * MB, atLimit: false, statesToEnd: 0 });
+    expect(m.collections).toBe(1);
+  });
+
+  it('spaces forced collections to at most ~10 % of the time, keeping the last decision between them', () => {
+    const { cap, m } = scripted(1000);
+    m.live = 950;
+    expect(cap.check(10).atLimit).toBe(true);
+    expect(m.collections).toBe(1);
+    m.live = 1500; // over the cap, but the last collection was just now
+    m.clock += 50;
+    expect(cap.check(10)).toMatchObject({ atLimit: true, statesToEnd: 0 });
+    expect(m.collections).toBe(1);
+    m.clock += 100; // 10 × 5 ms, at least 100 ms, have passed
+    expect(cap.check(10).statesToEnd).toBe(4);
+    expect(m.collections).toBe(2);
+    expect(cap.collections).toBe(2);
+  });
+
+  it('--max-memory-inhibit=false: never inhibits forking, still ends states over the cap', () => {
+    const { cap, m } = scripted(1000, false);
+    m.live = 950;
+    expect(cap.check(10).atLimit).toBe(false);
+    m.clock += 1000;
+    m.live = 2000;
+    expect(cap.check(10)).toMatchObject({ atLimit: false, statesToEnd: 5 });
+  });
+});
+
+describe('statesToEnd', () => {
+  const state = (name: string, coveredNew: boolean, instsSinceCovNew: number): CappedState & { name: string } => ({ name, coveredNew, instsSinceCovNew });
+
+  it('ends states that covered nothing new first, the longest without new coverage first', () => {
+    const states = [state('new-recent', true, 5), state('old-1', false, 900), state('new-old', true, 5000), state('old-2', false, 10), state('old-3', false, 50_000)];
+    const names = (n: number): string[] => statesToEnd(states, n, new Rng(1)).map((s) => s.name);
+    expect(names(2)).toEqual(['old-3', 'old-1']);
+    expect(names(4)).toEqual(['old-3', 'old-1', 'old-2', 'new-old']);
+    expect(names(9)).toHaveLength(5);
+  });
+
+  it('breaks ties with the run\'s generator: the same seed, the same choice', () => {
+    const states = Array.from({ length: 20 }, (_, i) => state(`s${i}`, false, 100));
+    const pick = (seed: number): string[] => statesToEnd(states, 5, new Rng(seed)).map((s) => s.name);
+    expect(pick(7)).toEqual(pick(7));
+    expect(new Set([pick(1).join(), pick(2).join(), pick(3).join()]).size).toBeGreaterThan(1);
+  });
+});
