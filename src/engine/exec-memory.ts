@@ -45,7 +45,7 @@ function oracle(ex: Executor, st: ExecutionState): ResolveOracle {
  * access itself): states in which the access is in bounds, one per object it may hit; the
  * rest of the paths end with a memory error here.
  */
-export function resolveAccess(ex: Executor, st: ExecutionState, address: Scalar, bytes: number): Access[] {
+export function resolveAccess(ex: Executor, st: ExecutionState, address: Scalar, bytes: number, read = false): Access[] {
   const mem = st.memory;
   const a = typeof address !== 'object' ? Number(address) : mem.constantAddress(address);
   if (a !== null) {
@@ -60,6 +60,8 @@ export function resolveAccess(ex: Executor, st: ExecutionState, address: Scalar,
   const one = mem.resolveOne(p, o);
   ex.stats?.onResolve(st, nowMs() - t0);
   if (one !== null && ex.mustBeTrue(st, mem.inBounds(one.mo, p, bytes))) {
+    // a read at a symbolic offset may make the model split the object (relocatable addressing): read again
+    if (read && mem.onSymbolicRead(one.mo, p, bytes, o)) return resolveAccess(ex, st, address, bytes, read);
     const maxSym = ex.opts.maxSymArraySize;
     if (maxSym > 0 && one.mo.size >= maxSym) {
       // --max-sym-array-size: a symbolic offset into a large object is fixed to one value
@@ -77,13 +79,20 @@ export function resolveAccess(ex: Executor, st: ExecutionState, address: Scalar,
     return bound !== null ? [{ st: bound, mo: base, offset: mem.offsetOf(base, p) }] : [];
   }
   const t1 = nowMs();
-  const candidates = mem.resolveAll(p, o);
+  const site = ex.currentInst(st)?.gid ?? -1;
+  const candidates = mem.resolveAll(p, o, 0, site);
   ex.stats?.onResolve(st, nowMs() - t1);
+  // several objects: the model may merge them into one (relocatable addressing), then resolve again
+  if (candidates.length > 1 && mem.onMultipleResolution(candidates, p, o, site)) return resolveAccess(ex, st, address, bytes, read);
   const out: Access[] = [];
   let unbound: ExecutionState | null = st;
   for (const n of candidates) {
     const [bound, rest]: [ExecutionState | null, ExecutionState | null] = ex.fork(unbound!, mem.inBounds(n.mo, p, bytes));
-    if (bound !== null) out.push({ st: bound, mo: n.mo, offset: bound.memory.offsetOf(n.mo, p) });
+    if (bound !== null) {
+      // the read in this state may make the model split its object (relocatable addressing): read again
+      if (read && bound.memory.onSymbolicRead(n.mo, p, bytes, oracle(ex, bound))) out.push(...resolveAccess(ex, bound, address, bytes, read));
+      else out.push({ st: bound, mo: n.mo, offset: bound.memory.offsetOf(n.mo, p) });
+    }
     unbound = rest;
     if (unbound === null) break;
   }
@@ -103,6 +112,8 @@ function baseObject(mem: StateMemory, p: Expr): MemoryObject | null {
 /** End a state whose access at `address` hit no object (null page, freed object, nothing). */
 function memoryError(ex: Executor, st: ExecutionState, address: Scalar): void {
   let msg: string = Msg.outOfBound;
+  const known = typeof address === 'object' ? st.memory.constantAddress(address) : null;
+  if (known !== null) address = known;
   if (typeof address !== 'object') {
     const a = Number(address);
     if (a >= 0 && a < NULL_PAGE_SIZE) msg = Msg.nullPage;
@@ -118,11 +129,14 @@ function memoryError(ex: Executor, st: ExecutionState, address: Scalar): void {
 export function addressInfo(ex: Executor, st: ExecutionState, address: Scalar): string {
   let s = '';
   let example: number;
+  // a relocatable pointer with one address: reported as that address, as the forking model does
+  const known = typeof address === 'object' ? st.memory.constantAddress(address) : null;
+  if (known !== null) address = known;
   if (typeof address !== 'object') {
     example = toUNum(address, 64);
     s += `\taddress: ${example}\n`;
   } else {
-    s += `\taddress: ${address.toString()}\n`;
+    s += `\taddress: ${st.memory.solverView(address).toString()}\n`;
     try {
       example = Number(ex.getValue(st, address).value);
     } catch {
@@ -164,7 +178,7 @@ export function writeAt(ex: Executor, a: Access, t: Type, v: Val): boolean {
 export function execLoad(ex: Executor, st: ExecutionState, ki: KInst): void {
   const t = ki.aux as Type;
   const n = ex.opts.makeConcreteSymbolic;
-  for (const a of resolveAccess(ex, st, st.top.regs[ki.a] as Scalar, ki.w)) {
+  for (const a of resolveAccess(ex, st, st.top.regs[ki.a] as Scalar, ki.w, true)) {
     const v = readAt(ex, a, t);
     ex.bindLocal(a.st, ki, n > 0 && t.kind === TypeKind.Integer ? concreteReadAsSymbolic(ex, a.st, v, (t as IntegerType).bits, n) : v);
   }
@@ -228,6 +242,20 @@ export function siteText(printed: string): string {
   return text.replace(/ #<[^>]*>/g, '');
 }
 
+/** Where an allocation happens, for context resolution: the instruction, then the call sites up the stack (ids). */
+function allocationContext(st: ExecutionState, ki: KInst): number[] {
+  const out = [ki.gid];
+  for (let i = st.stack.length - 1; i > 0 && out.length < MAX_CONTEXT; i--) {
+    const caller = st.stack[i - 1]!;
+    const call = caller.kf.insts[st.stack[i]!.callerPc];
+    if (call !== undefined) out.push(call.gid);
+  }
+  return out;
+}
+
+/** Call sites an allocation context keeps (context resolution's k is at most this minus one). */
+const MAX_CONTEXT = 8;
+
 export function allocSite(ki: KInst): () => string {
   return () => {
     let text: string;
@@ -252,7 +280,7 @@ export function executeAlloc(
   kind: ObjectKind,
   ki: KInst,
   zeroMemory: boolean,
-  reallocFrom: { mo: MemoryObject } | null = null,
+  reallocFrom: { mo: MemoryObject; pointer: Expr } | null = null,
   align = 0,
 ): void {
   if (typeof size === 'object') {
@@ -261,7 +289,7 @@ export function executeAlloc(
   }
   const n = toUNum(size, 64);
   const a = align > 0 ? align : kind === ObjectKind.Stack ? 8 : 16;
-  const os = st.memory.allocate(n, kind, a, allocSite(ki));
+  const os = st.memory.allocate(n, kind, a, allocSite(ki), st.memory.wantsAllocationContext ? allocationContext(st, ki) : undefined);
   if (os === null) {
     ex.bindLocal(st, ki, 0);
     return;
@@ -275,12 +303,12 @@ export function executeAlloc(
   }
   ex.bindLocal(st, ki, st.memory.pointerOf(mo));
   if (reallocFrom !== null) {
-    const old = st.memory.stateOf(reallocFrom.mo);
+    const old = st.memory.allocationOf(reallocFrom.mo, reallocFrom.pointer);
     if (old !== null) {
       const count = Math.min(old.size, os.size);
       for (let i = 0; i < count; i++) os.write8(i, old.read8(i));
     }
-    st.memory.free(reallocFrom.mo);
+    st.memory.free(reallocFrom.mo, reallocFrom.pointer);
   }
 }
 
@@ -291,7 +319,7 @@ function allocSymbolicSize(
   kind: ObjectKind,
   ki: KInst,
   zeroMemory: boolean,
-  reallocFrom: { mo: MemoryObject } | null,
+  reallocFrom: { mo: MemoryObject; pointer: Expr } | null,
   align: number,
 ): void {
   const w = size.width;
@@ -354,9 +382,10 @@ export function resolveExact(ex: Executor, st: ExecutionState, p: Scalar, name: 
   }
   if (unbound !== null) {
     let msg = Msg.invalidPointer(name);
-    if (typeof p !== 'object' && name === 'free') {
-      const n = unbound.memory.bindingAt(toUNum(p, 64));
-      if (n !== null && n.os === null && n.mo.isHeap && n.mo.address === toUNum(p, 64)) msg = Msg.doubleFree;
+    const at = typeof p !== 'object' ? toUNum(p, 64) : unbound.memory.constantAddress(p);
+    if (at !== null && name === 'free') {
+      const n = unbound.memory.bindingAt(at);
+      if (n !== null && n.os === null && n.mo.isHeap && n.mo.address === at) msg = Msg.doubleFree;
     }
     ex.terminateOnError(unbound, msg, Termination.Ptr, addressInfo(ex, unbound, p));
   }
@@ -374,7 +403,7 @@ export function executeFree(ex: Executor, st: ExecutionState, p: Scalar, ki: KIn
     else if (mo.kind === ObjectKind.Global || mo.kind === ObjectKind.Fixed) {
       ex.terminateOnError(r.st, Msg.freeOfGlobal, Termination.Free, addressInfo(ex, r.st, p));
     } else {
-      r.st.memory.free(mo);
+      r.st.memory.free(mo, toExpr(p, 64));
       if (ki !== null) ex.bindLocal(r.st, ki, 0);
     }
   }

@@ -8,7 +8,7 @@ import { constantFromBV, TRUE, FALSE, type ConstantExpr, type Expr } from '../ex
 import { ExprArray } from '../expr/array.js';
 import { ExprKind } from '../expr/kinds.js';
 import { Validity, isSolverFailure, type Solver } from '../solver/solver.js';
-import { ObjectKind, forkingModel, resetConstArrayCounter, resetObjectIds, type MemoryModelFactory, type MemoryObject, type ObjectState } from '../memory/index.js';
+import { ObjectKind, forkingModel, relocatableModel, resetConstArrayCounter, resetObjectIds, type MemoryModelFactory, type MemoryObject, type ObjectState } from '../memory/index.js';
 import { TypeKind, ValueKind, type GlobalVariable, type Value } from '../ir/index.js';
 import { Rng } from '../util/rng.js';
 import type { Searcher } from './searchers/searcher.js';
@@ -158,7 +158,7 @@ export class Executor {
   ) {
     this.opts = resolveOptions(options);
     this.rng = new Rng(this.opts.seed);
-    this.memoryModel = forkingModel;
+    this.memoryModel = memoryModelOf(this.opts);
     // Object and array numbering restart per run: MO ids and const_arr names are deterministic.
     resetObjectIds();
     resetConstArrayCounter();
@@ -1116,4 +1116,22 @@ export class EngineSetupError extends Error {
     super(message);
     this.name = 'EngineSetupError';
   }
+}
+
+/** The memory model the options ask for (memory/model.ts). */
+function memoryModelOf(o: EngineOptions): MemoryModelFactory {
+  if (o.addressing === 'concrete') return forkingModel;
+  if (o.partitionSize < 8 || o.partitionSize % 8 !== 0) throw new EngineSetupError(`--partition-size=${o.partitionSize}: must be a positive multiple of 8`);
+  if (o.contextResolve >= 0 && !o.segmentMerging) throw new EngineSetupError('--context-resolve needs --segment-merging');
+  if (o.contextResolve > 7) throw new EngineSetupError(`--context-resolve=${o.contextResolve}: at most 7`);
+  return relocatableModel({
+    useLocalSymAddr: o.useLocalSymAddr,
+    segmentMerging: o.segmentMerging,
+    contextResolve: o.contextResolve,
+    reuseSegments: o.reuseSegments,
+    splitObjects: o.splitObjects,
+    splitThreshold: o.splitThreshold,
+    partitionSize: o.partitionSize,
+    checkInvariants: o.checkAddressInvariants,
+  });
 }

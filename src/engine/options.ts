@@ -13,6 +13,9 @@ export type LibcKind = 'none' | 'tsklee';
 /** Automatic state merging (paper 001): none, static (SSM: topological order), dynamic (DSM: fast-forwarding). */
 export type StateMergingKind = 'none' | 'static' | 'dynamic';
 
+/** The memory model (memory/model.ts): KLEE's concrete addresses, or paper 003's relocatable ones. */
+export type AddressingKind = 'concrete' | 'relocatable';
+
 export interface EngineOptions {
   /** Function to start in (KLEE's --entry-point). Default 'main'. */
   entryPoint: string;
@@ -107,6 +110,24 @@ export interface EngineOptions {
    * the current counterexample only, with a bounds check there (KLEE's --single-object-resolution).
    */
   singleObjectResolution: boolean;
+  /** Memory model (--addressing): 'concrete' (KLEE's forking model) or 'relocatable' (paper 003). Default 'concrete'. */
+  addressing: AddressingKind;
+  /** Relocatable addressing: stack objects get symbolic bases too (--use-local-sym-addr). Default false. */
+  useLocalSymAddr: boolean;
+  /** Relocatable addressing: merge the objects a pointer may hit into one segment instead of forking (--segment-merging). Default false. */
+  segmentMerging: boolean;
+  /** Relocatable addressing: k of context-based resolution (--context-resolve=k; -1 = off). Needs segmentMerging. Default -1. */
+  contextResolve: number;
+  /** Relocatable addressing: reuse a segment's address and array across states (--reuse-segments). Default false. */
+  reuseSegments: boolean;
+  /** Relocatable addressing: split large objects read at symbolic offsets (--split-objects). Default false. */
+  splitObjects: boolean;
+  /** Relocatable addressing: objects above this many bytes are split (--split-threshold). Default 300 (the paper's evaluation). */
+  splitThreshold: number;
+  /** Relocatable addressing: chunk size of a split, a multiple of 8 (--partition-size). Default 128. */
+  partitionSize: number;
+  /** Relocatable addressing: check the model's invariants at every relocation and solver query (--check-address-invariants; slow). */
+  checkAddressInvariants: boolean;
   /** KLEE's --use-batching-search with --batch-instructions and --batch-time (seconds); undefined = off. */
   batching?: { instructions: number; timeSeconds: number };
   /** KLEE's --use-iterative-deepening-time-search. */
@@ -259,6 +280,15 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   maxSymArraySize: 0,
   makeConcreteSymbolic: 0,
   singleObjectResolution: false,
+  addressing: 'concrete',
+  useLocalSymAddr: false,
+  segmentMerging: false,
+  contextResolve: -1,
+  reuseSegments: false,
+  splitObjects: false,
+  splitThreshold: 300,
+  partitionSize: 128,
+  checkAddressInvariants: false,
   iterativeDeepeningTime: false,
   writePaths: false,
   writeSymPaths: false,

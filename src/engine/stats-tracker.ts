@@ -196,6 +196,7 @@ export class StatsTracker {
       row.FastForwardedMerged = m.forwardedMerged;
       row.MergedStateQueries = m.mergedStateQueries;
     }
+    Object.assign(row, ex.memoryModel.statistics());
     return row;
   }
 

@@ -121,7 +121,7 @@ export class TestWriter {
       const m = new Map<ExprArray, Uint8Array>(this.lastAux ?? []);
       st.symbolics.forEach((s, i) => m.set(s.array, k.objects[i]!.bytes));
       const ev = new Evaluator(m);
-      for (const w of st.witnesses) if (!done.has(w.event) && w.constraints.every((c) => ev.isTrue(c))) done.add(w.event);
+      for (const w of st.witnesses) if (!done.has(w.event) && w.constraints.every((c) => ev.isTrue(st.memory.solverView(c)))) done.add(w.event);
     };
     addModel(this.lastKTest);
     for (const w of st.witnesses) {

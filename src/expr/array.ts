@@ -6,7 +6,7 @@
  * expressions, so an update list is identified by (root, head) and a Read node can be interned
  * without walking its list. Update lists are persistent: `extend` returns a new list.
  */
-import type { Expr } from './expr.js';
+import { hasAddressSymbol, type Expr } from './expr.js';
 import type { AccessTypes } from './access-types.js';
 import { finishHash, hashString, mixHash, WeakInternTable, type Probe } from './intern.js';
 
@@ -37,6 +37,12 @@ export class ExprArray {
    * allows; null for every other array. The quantified-query layer expands ∀ up to it.
    */
   auxMax: bigint | null = null;
+  /**
+   * For the symbolic base address of a relocatable memory object (memory/relocatable.ts):
+   * its 8 bytes are the address, never an input; the solver never sees it (the memory model
+   * substitutes the object's concrete address first). Set before any read of the array is made.
+   */
+  addressSymbol = false;
 
   /**
    * @param name a name for printing and for `.ktest` objects
@@ -81,6 +87,8 @@ export class UpdateNode {
   readonly id = nextUpdateId++;
   /** Number of writes from this node to the end of the list. */
   readonly length: number;
+  /** This write or an older one stores or indexes with an address symbol (memory/relocatable.ts). */
+  readonly mentionsAddress: boolean;
 
   private constructor(
     readonly root: ExprArray,
@@ -90,6 +98,7 @@ export class UpdateNode {
     readonly hash: number,
   ) {
     this.length = next === null ? 1 : next.length + 1;
+    this.mentionsAddress = hasAddressSymbol(value) || hasAddressSymbol(index) || (next !== null && next.mentionsAddress);
   }
 
   static create(root: ExprArray, index: Expr, value: Expr, next: UpdateNode | null): UpdateNode {
@@ -137,6 +146,11 @@ export class UpdateList {
   ) {
     if (head !== null && head.root !== root) throw new Error(`update list of ${root.name} with writes to ${head.root.name}`);
     this.hash = finishHash(mixHash(root.hash, head === null ? 0 : head.hash));
+  }
+
+  /** A read of this list may depend on an address symbol (its array is one, or a write mentions one). */
+  get mentionsAddress(): boolean {
+    return this.root.addressSymbol || (this.head !== null && this.head.mentionsAddress);
   }
 
   /** Number of writes. */

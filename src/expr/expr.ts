@@ -101,9 +101,10 @@ export interface ForallExpr extends ExprCommon {
 
 export type Expr = ConstantExpr | ReadExpr | SelectExpr | ConcatExpr | ExtractExpr | CastExpr | NotExpr | BinaryExpr | BoundVarExpr | ForallExpr;
 
-/** Node flags: the expression contains a Forall; it mentions a bound variable free. */
+/** Node flags: the expression contains a Forall; it mentions a bound variable free; it may mention an address symbol. */
 const F_QUANT = 1;
 const F_BOUND = 2;
+const F_ADDR = 4;
 
 let nextId = 1;
 const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
@@ -139,6 +140,7 @@ class ExprNode {
       if (a !== null) f |= (a as unknown as ExprNode).flags;
       if (b !== null) f |= (b as unknown as ExprNode).flags;
       if (c !== null) f |= (c as unknown as ExprNode).flags;
+      if (ul !== null && ul.mentionsAddress) f |= F_ADDR;
       this.flags = f;
     }
   }
@@ -214,6 +216,15 @@ export function memoSlot(e: Expr): { arraysMemo: unknown; analysisMemo: unknown 
 /** The expression contains a Forall somewhere (memory and registers never do; path conditions may). */
 export function hasQuantifier(e: Expr): boolean {
   return ((e as unknown as ExprNode).flags & F_QUANT) !== 0;
+}
+
+/**
+ * The expression may depend on an address symbol of the relocatable memory model (a read of
+ * an address array, or of an update list that stores one): only such expressions need the
+ * model's substitution before the solver sees them.
+ */
+export function hasAddressSymbol(e: Expr): boolean {
+  return ((e as unknown as ExprNode).flags & F_ADDR) !== 0;
 }
 
 /** The expression mentions a bound variable outside any Forall binding it (a quantifier body's part). */

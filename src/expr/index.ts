@@ -30,6 +30,7 @@ export {
   TRUE,
   freshBoundVar,
   hasBoundVar,
+  hasAddressSymbol,
   hasQuantifier,
   makeBoundVar,
   type BoundVarExpr,

@@ -30,6 +30,8 @@ export class ForkingMemory implements StateMemory {
     return this.allocator.allocatedBytes;
   }
 
+  readonly wantsAllocationContext = false;
+
   fork(): ForkingMemory {
     return new ForkingMemory(this.space.fork(), this.allocator.clone());
   }
@@ -57,6 +59,18 @@ export class ForkingMemory implements StateMemory {
 
   joinAllocation(other: StateMemory): void {
     joinAllocators(this.allocator, (other as ForkingMemory).allocator);
+  }
+
+  allocationOf(mo: MemoryObject): ObjectState | null {
+    return this.space.stateOf(mo);
+  }
+
+  onMultipleResolution(): boolean {
+    return false;
+  }
+
+  onSymbolicRead(): boolean {
+    return false;
   }
 
   pointerOf(mo: MemoryObject): number {
@@ -144,4 +158,5 @@ export function joinAllocators(a: Allocator, b: Allocator): void {
 export const forkingModel: MemoryModelFactory = {
   model: 'concrete',
   initial: () => new ForkingMemory(),
+  statistics: () => ({}),
 };

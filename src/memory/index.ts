@@ -17,3 +17,5 @@ export {
 } from './allocator.js';
 export type { StateMemory, MemoryModelFactory, ResolveOracle, PointerValue } from './model.js';
 export { ForkingMemory, forkingModel } from './forking.js';
+export { RelocatableMemory, relocatableModel, DEFAULT_RELOCATABLE_OPTIONS, type RelocatableOptions } from './relocatable.js';
+export { RelocationStats, RELOCATION_COLUMNS } from './relocation-stats.js';

@@ -5,6 +5,7 @@
  * address space's binding), never here.
  */
 import { AccessTypes } from '../expr/access-types.js';
+import type { Expr } from '../expr/expr.js';
 
 export enum ObjectKind {
   Global,
@@ -26,8 +27,38 @@ export function objectsCreated(): number {
   return nextObjectId - 1;
 }
 
+/** One object merged into a segment (memory/segments.ts): its address symbol and where it is now. */
+export interface SegmentPart {
+  readonly symbol: number;
+  readonly base: Expr;
+  /** Offset in the segment. */
+  readonly offset: number;
+  readonly size: number;
+}
+
+/**
+ * What the relocatable model (memory/relocatable.ts) knows of an object; immutable, like the
+ * object. Null on every object of the forking model and on fixed-address objects.
+ */
+export interface Relocation {
+  /** The address symbol α (its number) and α itself, the object's symbolic base; -1 / null for a chunk of a split object. */
+  readonly symbol: number;
+  readonly base: Expr | null;
+  /** A segment: the objects merged into it (flattened: a merged segment's parts, not the segment). */
+  readonly parts: readonly SegmentPart[] | null;
+  /** A chunk of a split object: every chunk in address order, and the split object's base and size. */
+  readonly chunks: readonly MemoryObject[] | null;
+  readonly splitBase: Expr | null;
+  /** Where it was allocated: the allocating instruction, then the call sites up the stack (ids), for context resolution. */
+  readonly context: readonly number[] | null;
+  /** A segment: the k-contexts of its parts (context resolution's k), else null. */
+  readonly partContexts: readonly string[] | null;
+}
+
 export class MemoryObject {
   readonly id = nextObjectId++;
+  /** Relocatable addressing's data (null: the object is where `address` says, for good). */
+  reloc: Relocation | null = null;
   /** Name given by klee_make_symbolic (the .ktest object name), else a description. */
   name: string;
   /** Typed access sizes at symbolic offsets (made on the first such access). */

@@ -58,11 +58,13 @@ export interface StateMemory {
    * A new object of `size` bytes, bound and owned here; its state's `mo` is the object. Null
    * when the size is beyond what the allocator gives (malloc then returns NULL).
    */
-  allocate(size: number, kind: ObjectKind, align: number, site: string | (() => string)): ObjectState | null;
+  allocate(size: number, kind: ObjectKind, align: number, site: string | (() => string), context?: readonly number[]): ObjectState | null;
+  /** Whether allocate wants the allocation context (instruction ids: the allocating one, then call sites up the stack). */
+  readonly wantsAllocationContext: boolean;
   /** Bind an object made elsewhere (globals, klee_define_fixed_object): fresh zeroed contents. */
   bindObject(mo: MemoryObject): ObjectState;
-  /** A heap object freed: later accesses to it are uses after free. */
-  free(mo: MemoryObject): void;
+  /** A heap object freed through pointer p (at its start): later accesses to it are uses after free. */
+  free(mo: MemoryObject, p?: Expr): void;
   /** Forget an object (stack objects when their frame returns, temporaries). */
   unbind(mo: MemoryObject): void;
   /** After a state merge: allocation continues past everything either state allocated. */
@@ -75,6 +77,9 @@ export interface StateMemory {
   stateOf(mo: MemoryObject): ObjectState | null;
   /** Contents of a live object this state may write (copied first when shared), or null. */
   writeableOf(mo: MemoryObject): ObjectState | null;
+
+  /** What realloc copies when p (pointing at mo's start) is reallocated: the allocation's size and bytes. */
+  allocationOf(mo: MemoryObject, p: Expr): { size: number; read8(i: number): number | Expr } | null;
 
   // ---- resolution
   /** The live object containing a concrete address, or null. */
@@ -90,8 +95,15 @@ export interface StateMemory {
   constantAddress(p: Expr): number | null;
   /** One live object the pointer may point into, or null (KLEE's resolveOne). */
   resolveOne(p: Expr, o: ResolveOracle): PNode | null;
-  /** Every live object the pointer may point into, in KLEE's order (KLEE's resolve). */
-  resolveAll(p: Expr, o: ResolveOracle, maxResolutions?: number): PNode[];
+  /** Every live object the pointer may point into, in KLEE's order (KLEE's resolve); `site` is the resolving instruction's id. */
+  resolveAll(p: Expr, o: ResolveOracle, maxResolutions?: number, site?: number): PNode[];
+  /**
+   * A pointer may hit several objects (resolveAll's `nodes`): the model may relocate them so
+   * that it hits one (segment merging); true when it did, and the access must be resolved again.
+   */
+  onMultipleResolution(nodes: readonly PNode[], p: Expr, o: ResolveOracle, site: number): boolean;
+  /** A read of `bytes` bytes at p, inside mo: true when the model relocated mo (splitting, for a symbolic offset) and the read must be resolved again. */
+  onSymbolicRead(mo: MemoryObject, p: Expr, bytes: number, o: ResolveOracle): boolean;
 
   // ---- bounds facts (width-1 expressions over the program-visible pointer)
   /** p points into mo. */
@@ -117,6 +129,8 @@ export interface StateMemory {
 export interface MemoryModelFactory {
   readonly model: StateMemory['model'];
   initial(): StateMemory;
+  /** The model's own run.stats columns and their values now (none for the forking model). */
+  statistics(): Readonly<Record<string, number>>;
 }
 
 export type { Allocator };

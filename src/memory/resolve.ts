@@ -60,11 +60,12 @@ export function resolveOneSymbolic(as: AddressSpace, p: Expr, o: ResolveOracle):
  * Every live object the pointer may point into, in KLEE's order (KLEE's resolve). Stops
  * early when the first object is the only possibility.
  */
-export function resolveAllSymbolic(as: AddressSpace, p: Expr, o: ResolveOracle, maxResolutions = 0): PNode[] {
+export function resolveAllSymbolic(as: AddressSpace, p: Expr, o: ResolveOracle, maxResolutions = 0, skip?: (n: PNode) => boolean): PNode[] {
   const out: PNode[] = [];
   const example = o.example(p);
-  // 0 = keep searching, 1 = done
+  // 0 = keep searching, 1 = done; a skipped object costs no query (context resolution)
   const check = (n: PNode): number => {
+    if (skip !== undefined && skip(n)) return 0;
     const inside = pointsInto(n.mo, p);
     if (!o.mayBeTrue(inside)) return 0;
     out.push(n);
@@ -73,10 +74,10 @@ export function resolveAllSymbolic(as: AddressSpace, p: Expr, o: ResolveOracle, 
   };
   for (let n = liveAtOrBelow(as, example); n !== null; n = liveAtOrBelow(as, n.key - 1)) {
     if (check(n) === 1) return out;
-    if (o.mustBeTrue(builder.uge(p, constantFromBV(BigInt(n.mo.address), 64)))) break;
+    if (skip?.(n) !== true && o.mustBeTrue(builder.uge(p, constantFromBV(BigInt(n.mo.address), 64)))) break;
   }
   for (let n = liveAbove(as, example); n !== null; n = liveAbove(as, n.key)) {
-    if (o.mustBeTrue(builder.ult(p, constantFromBV(BigInt(n.mo.address), 64)))) break;
+    if (skip?.(n) !== true && o.mustBeTrue(builder.ult(p, constantFromBV(BigInt(n.mo.address), 64)))) break;
     if (check(n) === 1) return out;
   }
   return out;

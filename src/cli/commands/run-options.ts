@@ -16,6 +16,7 @@ import { SOLVER_BACKENDS } from '../../solver/index.js';
 import { KLEE_BEHAVIOUR_OPTIONS } from './run-klee-options.js';
 import { KLEE_NOTED_OPTIONS, KLEE_OUTPUT_OPTIONS } from './run-klee-output.js';
 import { STATS_RUN_OPTIONS } from '../run-statistics.js';
+import { ADDRESSING_OPTIONS } from './run-addressing.js';
 import { SEED_OPTIONS } from './run-seed-options.js';
 
 export type RunOptionType = 'boolean' | 'string' | 'number';
@@ -132,6 +133,8 @@ export const RUN_OPTIONS: Readonly<Table> = {
   ...ARRAY_OPTIONS,
   ...MERGING_OPTIONS,
   ...QUANTIFIED_OPTIONS,
+  // memory model, paper 003 (run-addressing.ts)
+  ...ADDRESSING_OPTIONS,
   // statistics files (run-statistics.ts)
   ...(STATS_RUN_OPTIONS as Table),
   // KLEE's options of issue 21 (run-klee-options.ts)

@@ -22,6 +22,7 @@ import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend,
 import { solverStatsColumns } from '../../output/run-stats.js';
 import { countingBackend } from '../../solver/solver.js';
 import { COVERAGE_COLUMNS, MEMORY_COLUMNS, MERGING_COLUMNS } from '../../engine/stats-tracker.js';
+import { RELOCATION_COLUMNS } from '../../memory/index.js';
 import { formatCoveredInstructions, statsEngineOptions, statsFilesWanted, statsSinks, writeCoverage, type StatsRunArgs } from '../run-statistics.js';
 import { DEFAULT_OPTIONS, resolveOptions, type EngineOptions } from '../../engine/options.js';
 import { EXIT_ON_ERROR_NAMES } from '../../engine/errors.js';
@@ -31,6 +32,7 @@ import { resolveSearchNames, SearcherConfigError } from '../../engine/searchers/
 import { LIBC_CHOICES, loadProgram, RuntimeSetupError, type LibcChoice } from '../../engine/prepare/runtime.js';
 import type { GlobalArgs } from '../context.js';
 import { UsageError } from '../errors.js';
+import { addressingOptions, type AddressingArgs } from './run-addressing.js';
 import { ProgressLine } from '../progress.js';
 import { formatMergingSummary } from '../../engine/merging/summary.js';
 
@@ -49,7 +51,7 @@ import { warnLine } from '../context.js';
 import { inputBitcode, needsTranslation, optimizeBitcode } from '../input-file.js';
 import { parallelRefusals, runParallel } from '../run-parallel.js';
 
-interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRunArgs, SeedArgs {
+interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRunArgs, SeedArgs, AddressingArgs {
   input: string;
   args: string[];
   outputDir?: string;
@@ -328,6 +330,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         dumpStatesOnHalt: argv.dumpStatesOnHalt,
         useMerge: argv.useMerge,
         ...mergingOptions(argv),
+        ...addressingOptions(argv),
         libc: loaded.libc,
         posixRuntime,
         ...klee,
@@ -375,7 +378,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       const commandLine = ['tsklee', ...process.argv.slice(2)];
       out.writeInfo(formatInfoHeader({ argv: commandLine, pid: process.pid, start }));
       const wanted = statsFilesWanted(resolveOptions(opts));
-      const stats = wanted.stats ? await out.openRunStats({ extraColumns: [...solverStatsColumns(solver.stats()), ...COVERAGE_COLUMNS, ...MERGING_COLUMNS, ...MEMORY_COLUMNS], commitEvery: argv.statsCommitAfter }) : null;
+      const stats = wanted.stats ? await out.openRunStats({ extraColumns: [...solverStatsColumns(solver.stats()), ...COVERAGE_COLUMNS, ...MERGING_COLUMNS, ...MEMORY_COLUMNS, ...(argv.addressing === 'relocatable' ? RELOCATION_COLUMNS : [])], commitEvery: argv.statsCommitAfter }) : null;
       let interrupted: string | null = null;
       const progress = ProgressLine.forStream(process.stderr);
       const onSigint = (): void => {

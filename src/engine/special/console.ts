@@ -57,15 +57,35 @@ function assignmentOf(st: ExecutionState, ktest: KTest | null, aux: Assignment |
   return m;
 }
 
+/**
+ * The test's model over the solver's view of an expression: recorded bytes may read objects
+ * the relocatable model has moved (their address symbols are no test input).
+ */
+class ModelView {
+  private readonly ev: Evaluator;
+  constructor(
+    private readonly st: ExecutionState,
+    a: Assignment,
+  ) {
+    this.ev = new Evaluator(a);
+  }
+  valueOf(e: Expr): ReturnType<Evaluator['valueOf']> {
+    return this.ev.valueOf(this.st.memory.solverView(e));
+  }
+  isTrue(e: Expr): boolean {
+    return this.ev.isTrue(this.st.memory.solverView(e));
+  }
+}
+
 /** The byte value of a recorded byte under the model ('?' when there is none). */
-function concreteByte(b: number | Expr, ev: Evaluator | null): number {
+function concreteByte(b: number | Expr, ev: ModelView | null): number {
   if (typeof b === 'number') return b;
   if (ev === null) return 0x3f;
   return Number(ev.valueOf(b)) & 0xff;
 }
 
 /** The exit status a shell would see for an exit value. */
-function exitStatus(v: Val, ev: Evaluator | null): number | null {
+function exitStatus(v: Val, ev: ModelView | null): number | null {
   if (typeof v === 'number') return v & 0xff;
   if (typeof v === 'bigint') return Number(v & 0xffn);
   if (Array.isArray(v)) return null;
@@ -91,7 +111,7 @@ export function consoleRecord(st: ExecutionState, ktest: KTest | null, exited: b
   // most paths print nothing and exit with a constant: no model to evaluate under then
   const needsModel = st.console !== null || (v !== undefined && typeof v === 'object' && !Array.isArray(v));
   const a = needsModel ? assignmentOf(st, ktest, aux) : null;
-  const ev = a !== null ? new Evaluator(a) : null;
+  const ev = a !== null ? new ModelView(st, a) : null;
   if (st.console !== null) {
     const chunks: ConsoleChunk[] = [];
     for (let c: ConsoleChunk | null = st.console; c !== null; ) {

@@ -64,7 +64,7 @@ function reallocTo(ex: Parameters<SpecialHandler>[0], st: Parameters<SpecialHand
   const [zero, nonZero] = ex.fork(notNull, builder.eq(toExpr(size, 64), constantFromBV(0n, 64)));
   if (zero !== null) executeFree(ex, zero, p, ki);
   if (nonZero === null) return;
-  for (const r of resolveExact(ex, nonZero, p, 'realloc')) executeAlloc(ex, r.st, size, ObjectKind.Heap, ki, false, { mo: r.mo });
+  for (const r of resolveExact(ex, nonZero, p, 'realloc')) executeAlloc(ex, r.st, size, ObjectKind.Heap, ki, false, { mo: r.mo, pointer: toExpr(p, 64) });
 }
 
 function alignment(ex: Parameters<SpecialHandler>[0], st: Parameters<SpecialHandler>[1], v: Scalar, w: number): number {

@@ -8,6 +8,7 @@
 import {
   builder,
   ExprKind,
+  hasAddressSymbol,
   UpdateList,
   UpdateNode,
   walkDag,
@@ -15,11 +16,39 @@ import {
   type Vertex,
 } from '../../expr/index.js';
 
-/** e with each occurrence of a key of `map` replaced by its value (same widths). */
-export function replaceExprs(e: Expr, map: ReadonlyMap<Expr, Expr>): Expr {
+/** What replaceExprs substitutes: a Map, or anything that looks up like one. */
+export interface Substitution {
+  get(e: Expr): Expr | undefined;
+  has(e: Expr): boolean;
+  readonly size: number;
+  /** Every key is an address symbol (relocatable addressing): subexpressions that mention none stay as they are, unvisited. */
+  readonly addressSymbolsOnly?: boolean;
+  /** Rewrites kept across calls while the substitution stays the same (vertex → its rewrite): shared update lists are walked once. */
+  readonly memo?: Map<Vertex, Vertex>;
+}
+
+/** A rewrite of the update lists of rebuilt reads (the identity when absent). */
+export type ListRewrite = (ul: UpdateList) => UpdateList;
+
+let listRewrite: ListRewrite | null = null;
+
+/**
+ * e with each occurrence of a key of `map` replaced by its value (same widths). `lists`, when
+ * given, rewrites the update list of every read that substitution changed.
+ */
+export function replaceExprs(e: Expr, map: Substitution, lists?: ListRewrite): Expr {
   if (map.size === 0 || e.kind === ExprKind.Constant) return map.get(e) ?? e;
   visits = 0;
-  return replaceSmall(e, map) ?? replaceDag(e, map);
+  listRewrite = lists ?? null;
+  try {
+    return replaceSmall(e, map) ?? replaceDag(e, map);
+  } finally {
+    listRewrite = null;
+  }
+}
+
+function readOf(ul: UpdateList, index: Expr): Expr {
+  return builder.read(listRewrite === null ? ul : listRewrite(ul), index);
 }
 
 /** Most vertices replaceSmall visits before giving up (branch conditions are a few nodes). */
@@ -32,8 +61,8 @@ let visits = 0;
  * SMALL_VISITS vertices or reads through writes. A shared subexpression may be visited
  * twice; the builder is deterministic, so the result is the same.
  */
-function replaceSmall(v: Expr, map: ReadonlyMap<Expr, Expr>): Expr | null {
-  if (v.kind === ExprKind.Constant) return v;
+function replaceSmall(v: Expr, map: Substitution): Expr | null {
+  if (v.kind === ExprKind.Constant || (map.addressSymbolsOnly === true && !hasAddressSymbol(v))) return v;
   const m = map.get(v);
   if (m !== undefined) return m;
   if (++visits > SMALL_VISITS) return null;
@@ -42,7 +71,7 @@ function replaceSmall(v: Expr, map: ReadonlyMap<Expr, Expr>): Expr | null {
       if (v.updates.head !== null) return null;
       const index = replaceSmall(v.index, map);
       if (index === null) return null;
-      return index === v.index ? v : builder.read(v.updates, index);
+      return index === v.index ? v : readOf(v.updates, index);
     }
     case ExprKind.Select: {
       const c = replaceSmall(v.cond, map);
@@ -100,8 +129,11 @@ function replaceSmall(v: Expr, map: ReadonlyMap<Expr, Expr>): Expr | null {
 }
 
 /** replaceExprs for any expression: an iterative walk, each distinct vertex once. */
-function replaceDag(e: Expr, map: ReadonlyMap<Expr, Expr>): Expr {
-  const done = new Map<Vertex, Vertex>();
+function replaceDag(e: Expr, map: Substitution): Expr {
+  const memo = map.memo;
+  const done = memo ?? new Map<Vertex, Vertex>();
+  const onlyAddress = map.addressSymbolsOnly === true;
+  const unchanged = (v: Vertex): boolean => (v instanceof UpdateNode ? !v.mentionsAddress : !hasAddressSymbol(v));
   const get = (v: Vertex): Vertex => {
     if (!(v instanceof UpdateNode)) {
       if (v.kind === ExprKind.Constant) return v;
@@ -111,17 +143,18 @@ function replaceDag(e: Expr, map: ReadonlyMap<Expr, Expr>): Expr {
     return done.get(v) ?? v;
   };
   walkDag([e], {
-    prune: (v) => !(v instanceof UpdateNode) && (v.kind === ExprKind.Constant || map.has(v)),
+    prune: (v) => (onlyAddress && unchanged(v)) || (memo !== undefined && memo.has(v)) || (!(v instanceof UpdateNode) && (v.kind === ExprKind.Constant || map.has(v))),
     post: (v) => {
       if (v instanceof UpdateNode) {
         const next = v.next === null ? null : (get(v.next) as UpdateNode);
         const index = get(v.index) as Expr;
         const value = get(v.value) as Expr;
         if (next !== v.next || index !== v.index || value !== v.value) done.set(v, UpdateNode.create(v.root, index, value, next));
+        else if (memo !== undefined) done.set(v, v);
         return;
       }
       const r = rebuild(v, get);
-      if (r !== v) done.set(v, r);
+      if (r !== v || memo !== undefined) done.set(v, r);
     },
   });
   return get(e) as Expr;
@@ -137,7 +170,7 @@ function rebuild(v: Expr, get: (x: Vertex) => Vertex): Expr {
       const head = v.updates.head === null ? null : (get(v.updates.head) as UpdateNode);
       const index = k(v.index);
       if (head === v.updates.head && index === v.index) return v;
-      return builder.read(head === v.updates.head ? v.updates : new UpdateList(v.updates.root, head), index);
+      return readOf(head === v.updates.head ? v.updates : new UpdateList(v.updates.root, head), index);
     }
     case ExprKind.Select: {
       const c = k(v.cond);
