@@ -17,8 +17,6 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SIZE = { split: [760, 330], k: [420, 300] };
-
 async function render(spec, file) {
   const vega = await import('vega');
   const vl = await import('vega-lite');
@@ -28,7 +26,9 @@ async function render(spec, file) {
 }
 
 /** chromium's screenshot of the SVG at its own size; null when there is no chromium. */
-function png(svg, [w, h]) {
+function png(svg) {
+  const m = /<svg[^>]*\bwidth="([\d.]+)"[^>]*\bheight="([\d.]+)"/.exec(readFileSync(svg, 'utf8'));
+  const [w, h] = m === null ? [800, 400] : [Math.ceil(Number(m[1])), Math.ceil(Number(m[2]))];
   const out = svg.replace(/\.svg$/, '.png');
   const r = spawnSync('chromium', ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', `--screenshot=${out}`, `--window-size=${w},${h}`, `file://${svg}`], { encoding: 'utf8', timeout: 60_000 });
   return r.status === 0 && existsSync(out) ? out : null;
@@ -54,12 +54,12 @@ export async function plotAddressing(res, outDir) {
             shape: { field: 'status', type: 'nominal', title: null },
           },
         },
-        { data: { values: forking }, mark: { type: 'rule', strokeDash: [4, 3] }, encoding: { y: { field }, color: { field: 'program', type: 'nominal' } } },
+        { data: { values: forking }, mark: { type: 'rule', strokeDash: [4, 3] }, encoding: { y: { field, type: 'quantitative' }, color: { field: 'program', type: 'nominal' } } },
       ],
     });
     const spec = { $schema: 'https://vega.github.io/schema/vega-lite/v5.json', title: 'Splitting by partition size (dashed: forking model)', hconcat: [panel('cpu', 'CPU seconds'), panel('paths', 'completed paths')] };
     const svg = await render(spec, resolve(outDir, 'addressing-split.svg'));
-    files.push(svg, png(svg, SIZE.split));
+    files.push(svg, png(svg));
   }
   const k = res.k.map((r) => ({ program: r.driver, k: r.config === 'default' ? -1 : Number(r.config.slice(2)), queries: r.resolutionQueries }));
   if (k.length > 0) {
@@ -77,7 +77,7 @@ export async function plotAddressing(res, outDir) {
       },
     };
     const svg = await render(spec, resolve(outDir, 'addressing-k.svg'));
-    files.push(svg, png(svg, SIZE.k));
+    files.push(svg, png(svg));
   }
   return files.filter((f) => f !== null);
 }
