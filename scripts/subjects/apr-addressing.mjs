@@ -158,7 +158,8 @@ const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '--
 const mark = (r) => `${r.paths}${r.completed ? '' : '*'}`;
 
 function markdown(res) {
-  const parts = [`APR ${res.version} (${res.origin}); tsklee run --libc=tsklee --posix-runtime --search=dfs --max-time=${res.budget}s; clang-16 -O0; * = cut by the budget; replay ≠ = tests whose native run differs from the recorded one`];
+  const budgets = [...new Set([...res.models, ...res.k, ...res.split].map((r) => `${r.budget ?? res.budget}s`))].join(' or ');
+  const parts = [`APR ${res.version} (${res.origin}); tsklee run --libc=tsklee --posix-runtime --search=dfs --max-time=${budgets}; clang-16 -O0; * = cut by the budget; replay ≠ = tests whose native run differs from the recorded one`];
   if (res.models.length > 0) {
     const rows = res.models.map((r) => {
       const base = res.models.find((b) => b.driver === r.driver && b.config === 'forking');
@@ -202,7 +203,7 @@ async function main() {
   mkdirSync(out, { recursive: true });
   const resultsFile = join(out, 'results.json');
   const res = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : { models: [], k: [], split: [] };
-  Object.assign(res, { version: source.version, origin: source.origin, budget });
+  Object.assign(res, { version: source.version, origin: source.origin });
   const save = () => writeFileSync(resultsFile, `${JSON.stringify(res, null, 2)}\n`);
 
   const built = new Map();
@@ -215,7 +216,7 @@ async function main() {
   /** Runs one configuration and records it in `list` (replacing an earlier run of it). */
   const measure = (list, driver, config, args) => {
     log(`${driver}: ${config}`);
-    const r = { driver, config, ...explore(built.get(driver), args, { out, budget }) };
+    const r = { driver, config, budget, ...explore(built.get(driver), args, { out, budget }) };
     log(`  ${mark(r)} paths, ${fmt(r.cpu)} CPU s, ${fmt(r.rssMb, 0)} MB, replay ≠ ${r.replayDiffer}/${r.tests}`);
     res[list] = [...res[list].filter((x) => !(x.driver === driver && x.config === config)), r];
     save();
