@@ -17,7 +17,7 @@ export const EXTERNAL_CALLS = ['none', 'concrete', 'all'] as const;
 /** Rows of the option table. */
 export const KLEE_BEHAVIOUR_OPTIONS: Record<string, RunOptionSpec> = {
   optimize: { type: 'boolean', describe: "run LLVM's -O2 pipeline (installed opt) on the program before executing it" },
-  'function-alias': { type: 'string', describe: 'REGEX:NAME: calls to functions whose name matches REGEX call NAME instead (repeatable)' },
+  'function-alias': { type: 'string', describe: 'REGEX:NAME: calls to functions whose name matches REGEX call NAME instead (repeatable)', repeatable: true },
   'switch-type': { type: 'string', describe: 'symbolic switch: internal (one fork per target block, default) or simple (one fork per case, as a chain of branches)' },
   'rewrite-equalities': { type: 'boolean', describe: 'substitute a constant into the path condition when an equality with it is added (default true)' },
   'external-calls': { type: 'string', describe: "none | concrete | all: tsklee runs no code natively, so concrete and all (default concrete) mean the functions tsklee models (its libc, libm); none refuses those too" },

@@ -26,6 +26,11 @@ export interface RunOptionSpec {
   describe: string;
   /** Other names for the same option (older KLEE spellings); the pre-parser maps them to the row's name. */
   aliases?: readonly string[];
+  /**
+   * May be given more than once (KLEE's cl::list: each occurrence adds values). Every other
+   * option is KLEE's cl::opt, which LLVM refuses twice ("may only occur zero or one times").
+   */
+  repeatable?: boolean;
 }
 
 type Table = Record<string, RunOptionSpec>;
@@ -40,7 +45,7 @@ const OUTPUT_OPTIONS: Table = {
 
 // ---------------------------------------------------------------- search and limits
 const SEARCH_OPTIONS: Table = {
-  search: { type: 'string', describe: `searcher, repeatable (interleaved): ${SEARCH_NAMES.join(', ')} (default: random-path + nurs:covnew)` },
+  search: { type: 'string', describe: `searcher, repeatable (interleaved): ${SEARCH_NAMES.join(', ')} (default: random-path + nurs:covnew)`, repeatable: true },
   seed: { type: 'number', describe: `seed of the random choices (default ${DEFAULT_OPTIONS.seed})`, aliases: ['rng-initial-seed'] },
   'max-time': { type: 'string', describe: 'stop after this time (e.g. 30s, 5min); remaining states become tests' },
   'max-instructions': { type: 'number', describe: 'stop after this many instructions' },
@@ -62,7 +67,7 @@ const CHECK_OPTIONS: Table = {
   'check-div-zero': { type: 'boolean', describe: 'report divisions by zero (default true)' },
   'check-overshift': { type: 'boolean', describe: 'report shifts by at least the bit width (default true)' },
   'emit-all-errors': { type: 'boolean', describe: 'a test for every error, not one per (instruction, message)' },
-  'exit-on-error-type': { type: 'string', describe: `stop at the first error of these kinds: ${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')}` },
+  'exit-on-error-type': { type: 'string', describe: `stop at the first error of these kinds: ${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')} (repeatable)`, repeatable: true },
   'exit-on-error': { type: 'boolean', describe: 'stop at the first error, without tests for the other states, and exit with status 1' },
   'overshift-at': {
     type: 'string',
