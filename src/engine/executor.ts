@@ -173,7 +173,8 @@ export class Executor {
     this.edgeTaken = new Float64Array(this.km.edgeCount);
     this.staticLimits = StaticLimitTracker.create(this.opts, this.km.instructions.length);
     this.memoryCap = new MemoryCap({ capMB: this.opts.maxMemory, inhibit: this.opts.maxMemoryInhibit });
-    this.km.io.arrayValueChoice = this.opts.optimizeArray === 'value' || this.opts.optimizeArray === 'all';
+    // 'all' keeps the reads: the solver chain's array-opt layer tries the index rewrite first
+    this.km.io.arrayValueChoice = this.opts.optimizeArray === 'value';
     this.writer = new TestWriter(this, output);
     this.seeding = this.opts.seeding !== undefined && this.opts.seeding.seeds.length > 0 ? new Seeding(this, this.opts.seeding) : null;
     const conflict = this.seeding !== null ? seedingConflict(this.opts) : null;

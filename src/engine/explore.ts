@@ -44,7 +44,7 @@ export interface ExploreResult extends RunSummary {
 export async function explore(module: Module, options: Partial<EngineOptions> = {}, setup: ExploreSetup = {}): Promise<ExploreResult> {
   const opts = resolveOptions(options);
   const ownSolver = setup.solver === undefined;
-  const solver = setup.solver ?? (await createSolver({ timeoutMs: opts.maxSolverTime > 0 ? opts.maxSolverTime * 1000 : undefined, quantifiers: opts.mergeMode === 'quantified', maxMemoryMB: opts.maxMemory }));
+  const solver = setup.solver ?? (await createSolver({ timeoutMs: opts.maxSolverTime > 0 ? opts.maxSolverTime * 1000 : undefined, quantifiers: opts.mergeMode === 'quantified', maxMemoryMB: opts.maxMemory, arrayOptimization: opts.optimizeArray === 'index' || opts.optimizeArray === 'all' ? opts.optimizeArray : undefined }));
   const output = setup.output ?? new MemoryOutput();
   try {
     // ended states are counted by class for run.stats

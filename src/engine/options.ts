@@ -153,7 +153,11 @@ export interface EngineOptions {
    * (KLEE's --environ / --env-file). Default DEFAULT_ENVIRONMENT: a fixed one, never the host's.
    */
   environment: string[];
-  /** KLEE's --optimize-array: 'value' (and 'all') turns symbolic-index reads of all-concrete objects into value choices (array-values.ts); 'index' is not implemented. Default 'none'. */
+  /**
+   * KLEE's --optimize-array. 'value': symbolic-index reads of all-concrete objects become value
+   * choices when memory is read (array-values.ts); 'index' and 'all' are the solver chain's
+   * array-opt layer (ChainOptions.arrayOptimization: the solver must be made with it). Default 'none'.
+   */
   optimizeArray: 'none' | 'index' | 'value' | 'all';
   /** Announce every instruction before it runs (KLEE's --debug-print-instructions), through ExploreEvents.onInstruction. */
   debugPrintInstructions?: 'all' | 'src' | 'compact';
