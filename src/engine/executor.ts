@@ -458,6 +458,9 @@ export class Executor {
       const n = this.opts.debugPrintInstructions !== undefined ? interpretTraced(this, st, budget, this.opts.debugPrintInstructions) : interpret(this, st, budget);
       this.instructions += n;
       st.steppedInstructions += n; // (instsSinceCovNew is kept by interpret)
+      // a fork ends the step: the children share all of it (KLEE copies the count at the fork)
+      for (const s of this.added) if (s !== st) s.steppedInstructions += n;
+      if (this.mergeCounts.length > 0) this.settleMergeCounts();
     } catch (e) {
       if (e instanceof StateAbort) {
         if (st.status === StateStatus.Running) this.terminateOnError(st, e.message, Termination.Solver);
@@ -896,7 +899,7 @@ export class Executor {
     // the states sharing its objects and frames may now write them in place
     st.memory.release();
     st.releaseFrames();
-    for (const g of st.openMergeStack) this.leaveMergeGroup(g);
+    for (const g of st.openMergeStack) this.leaveMergeGroup(g, st);
     st.openMergeStack = [];
     // Release frames' allocas (not needed for correctness: the state is gone).
     const i = this.added.indexOf(st);
@@ -929,7 +932,42 @@ export class Executor {
     }
     const g = new MergeGroup(this.nextMergeGroup++);
     g.running = 1;
+    g.open.add(st);
     st.openMergeStack.push(g);
+    // the count is known when the step ends, which the open ends under --use-incomplete-merge
+    if (this.opts.useIncompleteMerge) st.yieldStep = true;
+    this.mergeCounts.push({ g, st, open: true });
+    this.liveMergeGroups.add(g);
+    if (this.opts.debugLogMerge) this.message(`open merge: state ${st.id} opens region ${g.id}`);
+  }
+
+  /** Opens and closes of this step, whose instruction counts are settled when it ends. */
+  private mergeCounts: { g: MergeGroup; st: ExecutionState; open: boolean }[] = [];
+
+  private settleMergeCounts(): void {
+    for (const { g, st, open } of this.mergeCounts) {
+      if (open) g.openInstruction = st.steppedInstructions;
+      else {
+        // KLEE's travelling mean of the distances from the open (MergeHandler::addClosedState)
+        g.closedCount++;
+        g.closedMean += (st.steppedInstructions - g.openInstruction - g.closedMean) / g.closedCount;
+      }
+    }
+    this.mergeCounts = [];
+  }
+
+  /** Manual merge regions with running states (--use-incomplete-merge looks at them). */
+  readonly liveMergeGroups = new Set<MergeGroup>();
+
+  /** st waits at a klee_close_merge (paused, out of the searcher). */
+  waitingAtClose(st: ExecutionState): boolean {
+    return this.pausedSet.has(st) || this.paused.includes(st);
+  }
+
+  /** --use-incomplete-merge: the states waiting at g's closes run on before the region is complete. */
+  releaseEarly(g: MergeGroup): void {
+    for (const list of g.closed.values()) for (const s of list) if (s.status === StateStatus.Running) this.resumed.push(s);
+    g.closed.clear();
   }
 
   /** Quantified merging's regions (--merge-mode=quantified), set up by explore(). */
@@ -945,6 +983,7 @@ export class Executor {
   /** A state of a quantified loop region reached an exit: it waits there for the others. */
   pauseAtRegionExit(st: ExecutionState, g: MergeGroup, key: string): void {
     st.openMergeStack.pop();
+    g.open.delete(st);
     const list = g.closed.get(key) ?? [];
     g.closed.set(key, list);
     list.push(st);
@@ -958,7 +997,7 @@ export class Executor {
   leaveQuantifiedRegion(st: ExecutionState, g: MergeGroup): void {
     st.openMergeStack.pop();
     st.trace = null;
-    this.leaveMergeGroup(g);
+    this.leaveMergeGroup(g, st);
   }
 
   /** klee_close_merge: pause st, merged into a compatible paused state when there is one. */
@@ -973,6 +1012,10 @@ export class Executor {
     g.closed.set(key, list);
     st.yieldStep = true;
     g.running--;
+    g.open.delete(st);
+    this.mergeCounts.push({ g, st, open: false });
+    const log = this.opts.debugLogMerge ? (l: string): void => this.message(l) : null;
+    log?.(`close merge: state ${st.id} of region ${g.id} at ${st.top.kf.name}`);
     let mergedInto: ExecutionState | null = null;
     // a quantified region's leaves merge together at its release (merging/quantified/)
     if (g.quantified === null) for (const other of list) {
@@ -980,9 +1023,11 @@ export class Executor {
         // KLEE's manual merging writes one test per merged state: no witness tests (as KLEE)
         mergeInto(this, other, st, this.mergeCounters);
         mergedInto = other;
+        log?.(`merge: state ${st.id} merged into state ${other.id}`);
         break;
       }
     }
+    if (mergedInto === null) log?.(`merge: state ${st.id} waits (${list.length === 0 ? 'first at this close' : 'no compatible state waiting'})`);
     if (mergedInto !== null) {
       // the merged-away state ends quietly (KLEE: terminateStateEarlyAlgorithm "merged state.")
       st.openMergeStack.push(g); // terminate() leaves the group; undo the decrement first
@@ -1008,8 +1053,9 @@ export class Executor {
     this.paused.push(st);
   }
 
-  private leaveMergeGroup(g: MergeGroup): void {
+  private leaveMergeGroup(g: MergeGroup, st: ExecutionState): void {
     g.running--;
+    g.open.delete(st);
     if (g.running === 0) this.releaseMergeGroup(g);
   }
 
@@ -1019,8 +1065,8 @@ export class Executor {
       this.resumed.push(...this.quantified.release(g));
       return;
     }
-    for (const list of g.closed.values()) for (const s of list) if (s.status === StateStatus.Running) this.resumed.push(s);
-    g.closed.clear();
+    this.liveMergeGroups.delete(g);
+    this.releaseEarly(g);
   }
 
   /** Free the allocas of a frame being popped. */

@@ -9,6 +9,7 @@ import { Executor, type ExploreEvents, type RunSummary } from './executor.js';
 import { CallPathCounts, CoverageTracker } from './coverage.js';
 import { MemoryOutput, type RunOutput } from './test-output.js';
 import { resolveOptions, type EngineOptions } from './options.js';
+import { IncompleteMergeSearcher } from './merging/incomplete.js';
 import { StatsTracker, type StatsSinks } from './stats-tracker.js';
 import type { CountingBackend } from '../solver/solver.js';
 import { setUpStateMerging } from './merging/setup.js';
@@ -79,6 +80,8 @@ export async function explore(module: Module, options: Partial<EngineOptions> = 
           }),
         );
         name = s.name;
+        // KLEE's MergingSearcher with --use-incomplete-merge
+        if (opts.useMerge && opts.useIncompleteMerge) return new IncompleteMergeSearcher(s, ex, opts.debugLogIncompleteMerge ? (l) => ex.message(l) : null);
         return s;
       }, setup.shouldStop);
     } finally {

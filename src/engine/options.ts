@@ -78,6 +78,10 @@ export interface EngineOptions {
   quantum: number;
   /** Merge states at klee_close_merge (KLEE's --use-merge); without it the calls are ignored. */
   useMerge: boolean;
+  /** With useMerge: states at a close do not wait for the whole region (KLEE's --use-incomplete-merge, merging/incomplete.ts). */
+  useIncompleteMerge: boolean;
+  /** Log its decisions to messages.txt (KLEE's --debug-log-incomplete-merge). */
+  debugLogIncompleteMerge: boolean;
   /** Largest stack depth (frames); a call beyond it ends the state early (KLEE's --max-stack-frames). Default 8192, as KLEE. */
   maxStackFrames: number;
   // ---------------------------------------------------------------- KLEE options (issue 21)
@@ -262,6 +266,8 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   quantum: 10000,
   maxStackFrames: 8192,
   useMerge: false,
+  useIncompleteMerge: false,
+  debugLogIncompleteMerge: false,
   statsWriteInterval: 1,
   statsWriteAfterInstructions: 0,
   istatsWriteInterval: 10,

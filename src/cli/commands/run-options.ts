@@ -59,6 +59,8 @@ const SEARCH_OPTIONS: Table = {
   'max-solver-time': { type: 'string', describe: 'time limit per solver query (e.g. 10s)' },
   'dump-states-on-halt': { type: 'boolean', describe: 'write a test for each remaining state when stopped early (default true)' },
   'use-merge': { type: 'boolean', describe: "merge the states of a klee_open_merge/klee_close_merge region (KLEE's --use-merge)" },
+  'use-incomplete-merge': { type: 'boolean', describe: 'with --use-merge: states at klee_close_merge do not wait for the whole region (prefer its states near the mean distance, else release the waiting ones)' },
+  'debug-log-incomplete-merge': { type: 'boolean', describe: "log --use-incomplete-merge's decisions to messages.txt" },
   jobs: { type: 'number', describe: 'explore with N worker threads (default 1): path prefixes handed to idle workers, tests numbered once in one output directory; run.stats/run.istats/coverage.lcov are not written then' },
 };
 
@@ -111,7 +113,7 @@ const MERGING_OPTIONS: Table = {
   'qce-kappa': { type: 'number', describe: 'QCE: trip count assumed for loops (default 10)' },
   'dsm-delta': { type: 'number', describe: 'dynamic merging: history length in basic blocks (default 8)' },
   'merge-witness-tests': { type: 'boolean', describe: 'automatic merging: a test for each merged-in path that covered new code (default true)' },
-  'debug-log-merge': { type: 'boolean', describe: 'log every merge and refused merge (with the reason) to messages.txt' },
+  'debug-log-merge': { type: 'boolean', describe: 'log every merge and refused merge (with the reason) to messages.txt: automatic merging, and klee_open_merge/klee_close_merge under --use-merge' },
   'max-state-multiplicity': { type: 'number', describe: 'do not merge into states standing for more paths than this (default: no limit)' },
 };
 

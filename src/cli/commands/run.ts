@@ -79,6 +79,8 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   overshiftAt?: string;
   dumpStatesOnHalt?: boolean;
   useMerge?: boolean;
+  useIncompleteMerge?: boolean;
+  debugLogIncompleteMerge?: boolean;
   solverBackend?: string;
   useIndependentSolver?: boolean;
   useCexCache?: boolean;
@@ -237,6 +239,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     if (conflict !== null) throw new UsageError(conflict);
     const logs = queryLogs(argv.useQueryLog);
     for (const note of notedOptionWarnings(argv as unknown as Record<string, unknown>)) warnLine(note);
+    if ((argv.useIncompleteMerge === true || argv.debugLogIncompleteMerge === true) && argv.useMerge !== true) warnLine('--use-incomplete-merge: has no effect without --use-merge');
     for (const n of list(argv.exitOnErrorType)) {
       if (EXIT_ON_ERROR_NAMES[n] === undefined) throw new UsageError(`--exit-on-error-type: unknown error type '${n}' (${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')})`);
     }
@@ -328,6 +331,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         overshiftAt: choice(argv.overshiftAt, ['auto', 'shift', 'use'] as const, 'overshift-at'),
         dumpStatesOnHalt: argv.dumpStatesOnHalt,
         useMerge: argv.useMerge,
+        useIncompleteMerge: argv.useIncompleteMerge,
+        debugLogIncompleteMerge: argv.debugLogIncompleteMerge,
         ...mergingOptions(argv),
         ...addressingOptions(argv),
         libc: loaded.libc,
