@@ -11,6 +11,32 @@ import type { Searcher } from '../searchers/searcher.js';
 import { StateStatus, type ExecutionState } from '../state.js';
 import type { MergeGroup } from './manual.js';
 
+/**
+ * The instruction counts of opens and closes. A state's count grows when its step ends (and
+ * the open and the close both end the step), so they are recorded during the step and
+ * settled after it: the open's count, and KLEE's travelling mean of the closes' distances
+ * from it (MergeHandler::addClosedState).
+ */
+export class MergeDistances {
+  private pending: { g: MergeGroup; st: ExecutionState; open: boolean }[] = [];
+
+  record(g: MergeGroup, st: ExecutionState, open: boolean): void {
+    this.pending.push({ g, st, open });
+  }
+
+  settle(): void {
+    if (this.pending.length === 0) return;
+    for (const { g, st, open } of this.pending) {
+      if (open) g.openInstruction = st.steppedInstructions;
+      else {
+        g.closedCount++;
+        g.closedMean += (st.steppedInstructions - g.openInstruction - g.closedMean) / g.closedCount;
+      }
+    }
+    this.pending = [];
+  }
+}
+
 /** What the searcher needs of the executor. */
 export interface IncompleteMergeHost {
   readonly liveMergeGroups: ReadonlySet<MergeGroup>;
