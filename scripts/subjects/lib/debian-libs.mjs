@@ -9,7 +9,7 @@
  * Both builds are incremental (a stamp of the settings; make decides the rest).
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configure, make } from './autotools.mjs';
 import { SubjectError } from './errors.mjs';
@@ -104,7 +104,3 @@ export const DRIVERS = [
   { name: 'tasn1_oid', lib: 'libtasn1', files: ['coding.c'] },
 ];
 
-/** Source files of a driver directory, for a check that DRIVERS names them all. */
-export function driverSources(dir) {
-  return readdirSync(dir).filter((f) => f.endsWith('.c')).map((f) => f.slice(0, -2)).sort();
-}
