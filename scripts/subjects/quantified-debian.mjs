@@ -14,7 +14,8 @@
  *           gcc --coverage → the replay archive), then each driver with -DN=BOUND: `tsklee cc`
  *           → DRIVER.bc (driver + the library members it uses), gcc --coverage → DRIVER.cov
  *           (both linked with tsklee's replay library, runtime/replay)
- * 3. run    `tsklee run --libc=tsklee --max-time=T` per driver and mode, one at a time:
+ * 3. run    `tsklee run --libc=tsklee --only-output-states-covering-new --max-time=T` per driver
+ *           and mode, one at a time:
  *             BASE --search=dfs; CFG --state-merging=static --qce-alpha=inf;
  *             PAT  --search=dfs --merge-mode=quantified
  *           then every test replayed natively on DRIVER.cov (KTEST_FILE, a GCOV_PREFIX per run)
@@ -92,10 +93,16 @@ function readInfo(out) {
   const num = (re) => Number(re.exec(info)?.[1] ?? NaN);
   return {
     halted: /Halted: HaltTimer/.test(info),
+    explored: num(/explored paths = (\d+)/),
     completed: num(/completed paths = (\d+)/),
+    // KLEE's path multiplicity (kept in the JSON only: ite merging at loop heads counts a path
+    // again at every merge, so it is no count of distinct paths)
+    multiplicity: num(/path multiplicity = (\d+)/),
     partial: num(/partially completed paths = (\d+)/),
     quantifiedMerges: num(/quantified merges = (\d+)/),
     mergedAway: num(/quantified merges = \d+ \((\d+) states merged away\)/),
+    // partitions that fell back to ite merging: invalid hash, > --max-patterns, no synthesis
+    fallbacks: (/fallbacks: hash (\d+), patterns (\d+), synthesis (\d+)/.exec(info)?.slice(1) ?? [NaN]).reduce((n, v) => n + Number(v), 0),
   };
 }
 
@@ -132,9 +139,16 @@ function cover({ d, lib, srcDir, cov, out }) {
   return { lines: t.lines, linesHit: t.linesHit };
 }
 
+/** A run's output directory. */
+function outName(outDir, bound, driver, mode, tag) {
+  return join(outDir, `out-${bound}-${driver}-${mode}${tag ? '-' + tag.replace(/[^\w]+/g, '_') : ''}`);
+}
+
 function runOne({ bc, out, mode, maxTime, extra }) {
   rmSync(out, { recursive: true, force: true });
-  const args = ['-f', '%U %S %e', TSKLEE, 'run', '--libc=tsklee', ...MODE_ARGS[mode], `--max-time=${maxTime}`, ...extra, `--output-dir=${out}`, bc];
+  // tests only for states covering new code (as KLEE's coverage experiments): a PAT run stopped
+  // by the budget dumps every paused leaf, tens of thousands of tests to replay
+  const args = ['-f', '%U %S %e', TSKLEE, 'run', '--libc=tsklee', '--only-output-states-covering-new', ...MODE_ARGS[mode], `--max-time=${maxTime}`, ...extra, `--output-dir=${out}`, bc];
   const r = spawnSync('/usr/bin/time', args, { encoding: 'utf8', maxBuffer: 256 << 20 });
   const times = r.stderr.trim().split('\n').pop().split(' ').map(Number);
   const error = r.status !== 0 ? r.stderr.split('\n').find((l) => /error|failed/i.test(l)) ?? `exit ${r.status}` : undefined;
@@ -142,12 +156,12 @@ function runOne({ bc, out, mode, maxTime, extra }) {
 }
 
 function table(runs) {
-  const lines = ['| driver | mode | CPU s | done | completed paths | tests | errors | line coverage | quantified merges |', '|---|---|---|---|---|---|---|---|---|'];
+  const lines = ['| driver | mode | CPU s | done | explored paths | tests | errors | line coverage | quantified merges / ite fallbacks |', '|---|---|---|---|---|---|---|---|---|'];
   for (const r of runs) {
     const cov = r.coverage === undefined ? '-' : `${((100 * r.coverage.linesHit) / r.coverage.lines).toFixed(1)}% (${r.coverage.linesHit}/${r.coverage.lines})`;
     const done = r.error !== undefined ? `error: ${r.error}` : r.halted ? 'budget' : 'yes';
     const errs = Object.entries(r.errors ?? {}).map(([k, n]) => `${n} ${k}`).join(', ') || '-';
-    lines.push(`| ${r.driver} | ${r.mode.toUpperCase()} | ${r.cpu.toFixed(1)} | ${done} | ${r.completed} | ${r.tests} | ${errs} | ${cov} | ${r.mode === 'pat' ? r.quantifiedMerges : '-'} |`);
+    lines.push(`| ${r.driver} | ${r.mode.toUpperCase()} | ${r.cpu.toFixed(1)} | ${done} | ${r.explored} | ${r.tests} | ${errs} | ${cov} | ${r.mode === 'pat' ? `${r.quantifiedMerges} / ${r.fallbacks}` : '-'} |`);
   }
   return lines.join('\n') + '\n';
 }
@@ -199,7 +213,7 @@ async function main() {
       const cov = join(buildDir, `${d.name}.cov`);
       if (!existsSync(bc)) throw new SubjectError(`${bc} missing: run the build step first`);
       for (const mode of modes) {
-        const out = join(outDir, `out-${bound}-${d.name}-${mode}${tag ? '-' + tag.replace(/[^\w]+/g, '_') : ''}`);
+        const out = outName(outDir, bound, d.name, mode, tag);
         const r = runOne({ bc, out, mode, maxTime, extra });
         const files = existsSync(out) ? readdirSync(out) : [];
         const tests = files.filter((f) => f.endsWith('.ktest')).length;
@@ -209,7 +223,7 @@ async function main() {
           const m = /^test\d+\.(\w+)\.err$/.exec(f);
           if (m !== null) errors[m[1]] = (errors[m[1]] ?? 0) + 1;
         }
-        const row = { driver: d.name, lib: d.lib, bound, mode, maxTime, tsklee: tag, ...r, ...readInfo(out), ...solverCounts(out), tests, errors, coverage: cover({ d, lib, srcDir: srcDirs.get(d.lib), cov, out }) };
+        const row = { driver: d.name, lib: d.lib, bound, mode, maxTime, tsklee: tag, out, ...r, ...readInfo(out), ...solverCounts(out), tests, errors, coverage: cover({ d, lib, srcDir: srcDirs.get(d.lib), cov, out }) };
         const i = runs.findIndex((x) => x.driver === row.driver && x.bound === bound && x.mode === mode && x.tsklee === tag && x.maxTime === maxTime);
         if (i >= 0) runs[i] = row;
         else runs.push(row);
@@ -220,6 +234,10 @@ async function main() {
   }
   if (steps.includes('table')) {
     const chosen = runs.filter((r) => r.bound === bound && r.maxTime === maxTime && r.tsklee === tag && drivers.some((d) => d.name === r.driver) && modes.includes(r.mode));
+    for (const r of chosen) {
+      const out = r.out ?? outName(outDir, r.bound, r.driver, r.mode, r.tsklee);
+      if (existsSync(join(out, 'info'))) Object.assign(r, readInfo(out));
+    }
     const md = table(chosen);
     writeFileSync(join(outDir, 'results.md'), md);
     process.stdout.write(md);
