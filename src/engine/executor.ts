@@ -89,6 +89,8 @@ export interface MergingSummary {
   itesCreated: number;
   /** Merges the similarity relation (QCE) refused. */
   refusedBySimilarity: number;
+  /** Of those, refused by QCE's ite term. */
+  refusedByIte: number;
   /** States at the same location that could not merge (other objects, arrays, …). */
   incompatible: number;
   refusedByMultiplicity: number;
@@ -425,6 +427,7 @@ export class Executor {
       merges: this.mergeCounters.merges,
       itesCreated: this.mergeCounters.itesCreated,
       refusedBySimilarity: mp?.refusedBySimilarity ?? 0,
+      refusedByIte: mp?.refusedByIte ?? 0,
       incompatible: mp?.incompatible ?? 0,
       refusedByMultiplicity: mp?.refusedByMultiplicity ?? 0,
       pathMultiplicity: this.endedMultiplicity,
