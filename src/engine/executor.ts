@@ -318,6 +318,7 @@ export class Executor {
       merges: this.mergeCounters.merges,
       itesCreated: this.mergeCounters.itesCreated,
       refusedBySimilarity: mp?.refusedBySimilarity ?? 0,
+      refusedByIte: mp?.refusedByIte ?? 0,
       incompatible: mp?.incompatible ?? 0,
       refusedByMultiplicity: mp?.refusedByMultiplicity ?? 0,
       pathMultiplicity: this.endedMultiplicity,

@@ -173,6 +173,10 @@ export interface EngineOptions {
   stateMerging: StateMergingKind;
   /** QCE threshold α (--qce-alpha): a variable is hot where its query count exceeds α·Qt. Infinity merges whatever is compatible. Default 1e-12 (the paper's). */
   qceAlpha: number;
+  /** QCE's Qt for the hot test (--qce-scope): 'stack', the paper's global count, or 'frame', each frame's own. Default 'frame'. */
+  qceScope: 'stack' | 'frame';
+  /** QCE's ite term (--qce-ite-term): a hot variable that feeds memory addresses must not become an ite. Default true. */
+  qceIteTerm: boolean;
   /** QCE branch feasibility probability β (--qce-beta). Default 0.8 (the paper's). */
   qceBeta: number;
   /** QCE trip count of loops whose count is not a small constant (--qce-kappa). Default 10 (the paper's). */
@@ -275,6 +279,8 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   writeCov: false,
   stateMerging: 'none',
   qceAlpha: 1e-12,
+  qceScope: 'frame',
+  qceIteTerm: true,
   qceBeta: 0.8,
   qceKappa: 10,
   dsmDelta: 8,

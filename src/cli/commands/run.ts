@@ -97,6 +97,8 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   // state merging (paper 001)
   stateMerging?: string;
   qceAlpha?: string;
+  qceScope?: string;
+  qceIteTerm?: boolean;
   qceBeta?: number;
   qceKappa?: number;
   dsmDelta?: number;
@@ -149,6 +151,8 @@ function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
     quantifiedLoops: argv.quantifiedLoops,
     validateQuantifiedMerges: argv.debugValidateSolver,
     qceAlpha: alpha,
+    qceScope: choice(argv.qceScope, ['stack', 'frame'] as const, 'qce-scope'),
+    qceIteTerm: argv.qceIteTerm,
     qceBeta: argv.qceBeta,
     qceKappa: argv.qceKappa,
     dsmDelta: argv.dsmDelta,
