@@ -175,6 +175,8 @@ function libcOnDemandFiles(modules: readonly Module[], bitcode: string): { names
  */
 export async function loadProgram(inputs: readonly string[], choice: RuntimeChoice, opts: LinkOptions = {}): Promise<LoadedProgram> {
   const program = loadModule(inputs, opts);
+  // the runtime's bodies are decoded when pruning finds them live: most are never needed
+  const lazy = { ...opts, lazyBodies: true };
   const parts = partsOf(choice);
   const onDemand = choice.libc === 'none' && choice.libcOnDemand !== false && !program.typedPointers;
   if (parts.length === 0 && !onDemand) return { module: program, entryPoint: 'main', libc: 'none', libcOnDemand: [] };
@@ -184,7 +186,7 @@ export async function loadProgram(inputs: readonly string[], choice: RuntimeChoi
     const { names, files } = bitcode !== null ? libcOnDemandFiles([program], bitcode) : { names: [], files: [] };
     if (files.length === 0) return { module: program, entryPoint: 'main', libc: 'none', libcOnDemand: [] };
     const fromRuntime = new Set<GlobalValue>();
-    const rt = linkModules(files.map((f) => loadModule([f], opts)), opts);
+    const rt = linkModules(files.map((f) => loadModule([f], lazy)), opts);
     adoptProgramLayout(program, rt);
     yieldToProgram(program, rt);
     for (const fn of rt.functions) if (!fn.isDeclaration) markRuntimeFunction(fn);
@@ -221,20 +223,20 @@ export async function loadProgram(inputs: readonly string[], choice: RuntimeChoi
   };
   // The POSIX model is linked whole: its C files share one state variable whose types only
   // llvm-link unifies, and a program using it needs most of it anyway.
-  if (choice.posixRuntime) add(loadModule([await runtimeBitcode('posix')], opts));
+  if (choice.posixRuntime) add(loadModule([await runtimeBitcode('posix')], lazy));
   let libcOnDemand: string[] = [];
   if (choice.libc === 'none' && onDemand) {
     // the POSIX model without --libc: the libc functions the program calls, on demand
     const bitcode = needsOnDemandLibc(modules) ? await optionalRuntimeBitcode('libc') : null;
     const { names, files } = bitcode !== null ? libcOnDemandFiles(modules, bitcode) : { names: [], files: [] };
-    if (files.length > 0) add(linkModules(files.map((f) => loadModule([f], opts)), opts));
+    if (files.length > 0) add(linkModules(files.map((f) => loadModule([f], lazy)), opts));
     libcOnDemand = names;
   }
   if (choice.libc === 'tsklee') {
     // exit: the engine runs it after main (startup.ts)
     // members are linked with each other first, so that their references to each other stay
     // theirs when the program defines the same name (yieldToProgram)
-    const members = libcFiles(modules, await runtimeBitcode('libc'), [entryPoint, 'exit']).map((f) => loadModule([f], opts));
+    const members = libcFiles(modules, await runtimeBitcode('libc'), [entryPoint, 'exit']).map((f) => loadModule([f], lazy));
     if (members.length > 0) add(linkModules(members, opts));
   }
   const module = linkModules(modules, opts);
