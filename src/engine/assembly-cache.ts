@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Module } from '../ir/module.js';
 import { packageRoot } from '../util/package-root.js';
@@ -52,9 +52,11 @@ function tskleeIdentity(): string {
   const root = packageRoot(import.meta.url);
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? '?';
   const files = [self];
-  if (!self.endsWith('.cjs')) {
-    const printer = join(root, 'dist', 'ir', 'printer');
-    for (const f of safeList(printer)) files.push(join(printer, f));
+  const ext = extname(self);
+  if (ext !== '.cjs') {
+    // per-module build (.js) or sources run directly (.ts): the printer's own files
+    const printer = join(dirname(self), '..', 'ir', 'printer');
+    for (const f of safeList(printer, ext)) files.push(join(printer, f));
   }
   const stamps = files.map((f) => {
     const s = statSync(f, { throwIfNoEntry: false });
@@ -64,9 +66,9 @@ function tskleeIdentity(): string {
   return codeIdentity;
 }
 
-function safeList(dir: string): string[] {
+function safeList(dir: string, ext: string): string[] {
   try {
-    return readdirSync(dir).filter((f) => f.endsWith('.js')).sort();
+    return readdirSync(dir).filter((f) => f.endsWith(ext)).sort();
   } catch {
     return [];
   }
