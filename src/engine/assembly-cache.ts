@@ -16,11 +16,12 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync,
 import { homedir } from 'node:os';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { threadId } from 'node:worker_threads';
 import type { Module } from '../ir/module.js';
 import { packageRoot } from '../util/package-root.js';
 
 const MAGIC = 0x4d534154; // "TASM"
-const FORMAT = 1;
+const FORMAT = 2;
 const MAX_ENTRIES = 64;
 
 /** What makes a module: its bitcode files, how they were linked, and what changed it since. */
@@ -115,12 +116,15 @@ export function readCachedAssembly(dir: string, name: string, m: Module): Cached
   try {
     if (buf.length < 12 || buf.readUInt32LE(0) !== MAGIC || buf.readUInt32LE(4) !== FORMAT) return null;
     const headerLen = buf.readUInt32LE(8);
-    const header = JSON.parse(buf.toString('utf8', 12, 12 + headerLen)) as { shape: string; lines: number };
+    const header = JSON.parse(buf.toString('utf8', 12, 12 + headerLen)) as { shape: string; lines: number; digest: string };
     if (header.shape !== moduleShape(m)) return null;
     const linesAt = 12 + headerLen;
+    const textAt = linesAt + header.lines * 4;
+    // a torn or damaged write is printed again, never served
+    if (digest(buf.subarray(linesAt)) !== header.digest) return null;
     const lines = new Int32Array(header.lines);
     for (let i = 0; i < header.lines; i++) lines[i] = buf.readInt32LE(linesAt + i * 4);
-    const text = buf.toString('utf8', linesAt + header.lines * 4);
+    const text = buf.toString('utf8', textAt);
     touch(path);
     return { text, lines };
   } catch {
@@ -133,20 +137,26 @@ export function writeCachedAssembly(dir: string, name: string, m: Module, entry:
   const sub = join(dir, 'assembly');
   try {
     mkdirSync(sub, { recursive: true });
-    const header = Buffer.from(JSON.stringify({ shape: moduleShape(m), lines: entry.lines.length }), 'utf8');
+    const lines = Buffer.alloc(entry.lines.length * 4);
+    for (let i = 0; i < entry.lines.length; i++) lines.writeInt32LE(entry.lines[i]!, i * 4);
+    const body = Buffer.concat([lines, Buffer.from(entry.text, 'utf8')]);
+    const header = Buffer.from(JSON.stringify({ shape: moduleShape(m), lines: entry.lines.length, digest: digest(body) }), 'utf8');
     const fixed = Buffer.alloc(12);
     fixed.writeUInt32LE(MAGIC, 0);
     fixed.writeUInt32LE(FORMAT, 4);
     fixed.writeUInt32LE(header.length, 8);
-    const lines = Buffer.alloc(entry.lines.length * 4);
-    for (let i = 0; i < entry.lines.length; i++) lines.writeInt32LE(entry.lines[i]!, i * 4);
-    const tmp = join(sub, `.${name}.${process.pid}.tmp`);
-    writeFileSync(tmp, Buffer.concat([fixed, header, lines, Buffer.from(entry.text, 'utf8')]));
+    // own name per process and thread (--jobs workers share the pid)
+    const tmp = join(sub, `.${name}.${process.pid}.${threadId}.tmp`);
+    writeFileSync(tmp, Buffer.concat([fixed, header, body]));
     renameSync(tmp, join(sub, name));
     evict(sub);
   } catch {
     // read-only or full: no cache
   }
+}
+
+function digest(bytes: Uint8Array): string {
+  return createHash('sha1').update(bytes).digest('hex');
 }
 
 function touch(path: string): void {

@@ -2,11 +2,11 @@
  * Start-up: the runtime's bodies decoded lazily and assembly.ll kept between runs
  * (src/engine/assembly-cache.ts), end to end (`bin/tsklee`, needs `npm run build`). A run with
  * an empty cache (cold) and the same run again (warm, reading the cache) write the same
- * files; the warm run really reads the entry; a changed input makes a new entry; an empty
- * TSKLEE_CACHE_DIR turns the cache off.
+ * files; the warm run really reads the entry, a damaged one is replaced; a changed input
+ * makes a new entry; an empty TSKLEE_CACHE_DIR turns the cache off.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -92,15 +92,21 @@ describe('assembly.ll cache', () => {
     const line = Number(/assembly\.ll line: (\d+)/.exec(cold.get(err)!)?.[1]);
     expect(cold.get('assembly.ll')!.split('\n')[line - 1]).toMatch(/call .*@__assert_fail/);
 
-    // the warm run took its text from the entry: a marked entry shows in its assembly.ll
+    // the warm run took its text from the entry (a miss writes a new file in its place)
     const entry = join(cache, 'assembly', entries(cache)[0]!);
+    const ino = statSync(entry).ino;
+    run('warm2', cache);
+    expect(statSync(entry).ino).toBe(ino);
+
+    // a damaged entry is printed again and replaced, never served
     const bytes = readFileSync(entry);
     const at = bytes.indexOf('; ModuleID');
     expect(at).toBeGreaterThan(0);
     bytes.write('; ModuleXX', at, 'latin1');
     writeFileSync(entry, bytes);
-    run('marked', cache);
-    expect(readFileSync(join(dir, 'marked', 'assembly.ll'), 'latin1').startsWith('; ModuleXX')).toBe(true);
+    run('damaged', cache);
+    expect(outputs('damaged').get('assembly.ll')).toBe(cold.get('assembly.ll'));
+    expect(readFileSync(entry).indexOf('; ModuleXX')).toBe(-1);
   });
 
   it('a changed input is a new entry, and the entry of the old one is not used for it', () => {
