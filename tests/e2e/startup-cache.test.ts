@@ -131,7 +131,7 @@ describe('assembly.ll cache', () => {
     expect(existsSync(home)).toBe(false);
     expect(existsSync(join(dir, 'off', 'assembly.ll'))).toBe(true);
     // unset: $XDG_CACHE_HOME/tsklee
-    const env = { ...process.env, HOME: home, XDG_CACHE_HOME: join(home, '.cache') };
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CACHE_HOME: join(home, '.cache') };
     delete env.TSKLEE_CACHE_DIR;
     const r = spawnSync(TSKLEE, ['run', `--output-dir=${join(dir, 'default')}`, bc], { encoding: 'utf8', cwd: dir, env });
     expect(r.status).toBe(0);
