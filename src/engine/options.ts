@@ -79,6 +79,10 @@ export interface EngineOptions {
   quantum: number;
   /** Merge states at klee_close_merge (KLEE's --use-merge); without it the calls are ignored. */
   useMerge: boolean;
+  /** With useMerge: states at a close do not wait for the whole region (KLEE's --use-incomplete-merge, merging/incomplete.ts). */
+  useIncompleteMerge: boolean;
+  /** Log its decisions to messages.txt (KLEE's --debug-log-incomplete-merge). */
+  debugLogIncompleteMerge: boolean;
   /** Largest stack depth (frames); a call beyond it ends the state early (KLEE's --max-stack-frames). Default 8192, as KLEE. */
   maxStackFrames: number;
   // ---------------------------------------------------------------- KLEE options (issue 21)
@@ -160,7 +164,11 @@ export interface EngineOptions {
    * (KLEE's --environ / --env-file). Default DEFAULT_ENVIRONMENT: a fixed one, never the host's.
    */
   environment: string[];
-  /** KLEE's --optimize-array: 'value' (and 'all') turns symbolic-index reads of all-concrete objects into value choices (array-values.ts); 'index' is not implemented. Default 'none'. */
+  /**
+   * KLEE's --optimize-array. 'value': symbolic-index reads of all-concrete objects become value
+   * choices when memory is read (array-values.ts); 'index' and 'all' are the solver chain's
+   * array-opt layer (ChainOptions.arrayOptimization: the solver must be made with it). Default 'none'.
+   */
   optimizeArray: 'none' | 'index' | 'value' | 'all';
   /** Announce every instruction before it runs (KLEE's --debug-print-instructions), through ExploreEvents.onInstruction. */
   debugPrintInstructions?: 'all' | 'src' | 'compact';
@@ -265,6 +273,8 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   quantum: 10000,
   maxStackFrames: 8192,
   useMerge: false,
+  useIncompleteMerge: false,
+  debugLogIncompleteMerge: false,
   statsWriteInterval: 1,
   statsWriteAfterInstructions: 0,
   istatsWriteInterval: 10,

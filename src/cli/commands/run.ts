@@ -79,6 +79,8 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   overshiftAt?: string;
   dumpStatesOnHalt?: boolean;
   useMerge?: boolean;
+  useIncompleteMerge?: boolean;
+  debugLogIncompleteMerge?: boolean;
   solverBackend?: string;
   useIndependentSolver?: boolean;
   useCexCache?: boolean;
@@ -237,9 +239,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     if (conflict !== null) throw new UsageError(conflict);
     const logs = queryLogs(argv.useQueryLog);
     for (const note of notedOptionWarnings(argv as unknown as Record<string, unknown>)) warnLine(note);
-    if (klee.optimizeArray === 'index' || klee.optimizeArray === 'all') {
-      warnLine(`--optimize-array=${klee.optimizeArray}: KLEE's index-based rewriting is not implemented${klee.optimizeArray === 'all' ? '; the value-based one is applied' : '; reads stay array reads'}`);
-    }
+    if ((argv.useIncompleteMerge === true || argv.debugLogIncompleteMerge === true) && argv.useMerge !== true) warnLine('--use-incomplete-merge: has no effect without --use-merge');
     for (const n of list(argv.exitOnErrorType)) {
       if (EXIT_ON_ERROR_NAMES[n] === undefined) throw new UsageError(`--exit-on-error-type: unknown error type '${n}' (${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')})`);
     }
@@ -267,6 +267,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       arrayAxioms: choice(argv.arrayAxioms, ARRAY_AXIOMS, 'array-axioms'),
       arrayAxiomGeneration: choice(argv.arrayAxiomGeneration, AXIOM_GENERATIONS, 'array-axiom-generation'),
       ilpPrecheck: argv.ilpPrecheck,
+      // index and all are rewrites in the chain; value is done when memory is read
+      arrayOptimization: klee.optimizeArray === 'index' || klee.optimizeArray === 'all' ? klee.optimizeArray : undefined,
       quantifiers: choice(argv.mergeMode, MERGE_MODES, 'merge-mode') === 'quantified',
       quantifierOptions: {
         strip: argv.quantifierStripping,
@@ -332,6 +334,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         overshiftAt: choice(argv.overshiftAt, ['auto', 'shift', 'use'] as const, 'overshift-at'),
         dumpStatesOnHalt: argv.dumpStatesOnHalt,
         useMerge: argv.useMerge,
+        useIncompleteMerge: argv.useIncompleteMerge,
+        debugLogIncompleteMerge: argv.debugLogIncompleteMerge,
         ...mergingOptions(argv),
         ...addressingOptions(argv),
         libc: loaded.libc,
