@@ -23,6 +23,11 @@ export class InputError extends Error {
 export interface LoadOptions extends LinkOptions {
   /** Reject modules not built for x86-64 (default true: tsklee executes x86-64 semantics). */
   requireX86_64?: boolean;
+  /**
+   * Decode function bodies on first use (ir/lazy-body.ts). Only for modules whose kept
+   * functions the caller materializes: the runtime, whose live part pruneUnreferenced decodes.
+   */
+  lazyBodies?: boolean;
 }
 
 /**
@@ -36,11 +41,11 @@ export function loadModule(paths: readonly string[], opts: LoadOptions = {}): Mo
   for (const path of paths) {
     const buf = readInput(path);
     if (isArArchive(buf) || isThinArchive(buf)) {
-      const members = readBitcodeArchive(buf, path);
+      const members = readBitcodeArchive(buf, path, { lazyBodies: opts.lazyBodies });
       if (members.length === 0) throw new InputError(path, 'archive has no bitcode members');
       for (const m of members) modules.push(checkModule(m, opts));
     } else {
-      modules.push(checkModule(readBitcodeModule(buf, path), opts));
+      modules.push(checkModule(readBitcodeModule(buf, path, { lazyBodies: opts.lazyBodies }), opts));
     }
   }
   return linkModules(modules, opts);

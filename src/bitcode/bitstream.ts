@@ -87,6 +87,13 @@ export class BitReader {
   }
 
   /** Moves to bit `pos` (relative to `startByte`); `pos` may equal the stream size. */
+  /** A second reader over the same bytes, at the same position. */
+  clone(): BitReader {
+    const r = new BitReader(this.buf, this.startByte, this.endByte);
+    r.seekBit(this.bitPos);
+    return r;
+  }
+
   seekBit(pos: number): void {
     if (!Number.isInteger(pos) || pos < 0 || pos > this.totalBits) {
       throw new BitcodeError(

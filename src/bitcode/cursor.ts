@@ -377,6 +377,22 @@ export class BitstreamCursor {
     }
   }
 
+  /**
+   * Skips the pending sub-block and returns a cursor of its own (own reader position, same
+   * BLOCKINFO) on which that block is still pending: it can be entered later (lazy decoding).
+   */
+  deferPendingBlock(): BitstreamCursor {
+    if (this.pendingBlock < 0) throw new Error('BitstreamCursor.deferPendingBlock(): advance() did not just return a SubBlock entry');
+    const c = new BitstreamCursor(this.r.clone(), this.blockInfo);
+    // the enclosing scopes are only read for their bounds once the block is entered
+    c.stack.push(...this.stack);
+    c.scope = this.scope;
+    c.pendingBlock = this.pendingBlock;
+    c.entryPos = this.entryPos;
+    this.skipBlock();
+    return c;
+  }
+
   /** Reads the header of the pending sub-block (after `advance()` returned SubBlock) and enters it. */
   enterSubBlock(blockId?: number): void {
     const id = this.takePending(blockId, 'enterSubBlock');

@@ -43,3 +43,16 @@ export function escapeControlChars(s: string): string {
   // eslint-disable-next-line no-control-regex
   return s.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
+
+/** `e` as a BitcodeError naming the file `ctx` decodes (a decoder's own Error becomes "malformed bitcode: …"). */
+export function withFile(e: unknown, ctx: { file: string; bitPos: number }): BitcodeError {
+  if (e instanceof BitcodeError) {
+    if (e.file === undefined) e.file = ctx.file;
+    return e;
+  }
+  const msg = e instanceof Error ? e.message : String(e);
+  const err = new BitcodeError(`malformed bitcode: ${msg}`, ctx.bitPos);
+  err.file = ctx.file;
+  err.cause = e;
+  return err;
+}

@@ -3,7 +3,7 @@
  * an `ar` archive, or either from a file. Every failure is a BitcodeError naming the file.
  */
 import { readFileSync } from 'node:fs';
-import { BitcodeError } from './errors.js';
+import { BitcodeError, withFile } from './errors.js';
 import { EntryKind, type BitstreamCursor } from './cursor.js';
 import { isBitcode, openBitcodeCursor } from './wrapper.js';
 import { isArArchive, isThinArchive, readArArchive } from './archive.js';
@@ -15,14 +15,23 @@ import { Module } from '../ir/module.js';
 
 export { BitcodeError } from './errors.js';
 
+export interface ReadOptions {
+  /**
+   * Decode function bodies on first use (ir/lazy-body.ts: `materialize`) instead of now. The
+   * caller must materialize every function it keeps; a malformed body then throws there.
+   */
+  lazyBodies?: boolean;
+}
+
 /** Decodes the (single) module of a raw or wrapped bitcode buffer. */
-export function readBitcodeModule(buf: Uint8Array, fileName: string): Module {
+export function readBitcodeModule(buf: Uint8Array, fileName: string, opts: ReadOptions = {}): Module {
   let ctx: ReaderContext | undefined;
   try {
     const cursor = openBitcodeCursor(buf);
     const module = new Module();
     module.source = fileName;
     ctx = new ReaderContext(fileName, module);
+    ctx.lazyBodies = opts.lazyBodies === true;
     readTopLevel(ctx, cursor);
     return module;
   } catch (e) {
@@ -31,14 +40,14 @@ export function readBitcodeModule(buf: Uint8Array, fileName: string): Module {
 }
 
 /** Decodes every bitcode member of an `ar` archive (other members are ignored). */
-export function readBitcodeArchive(buf: Uint8Array, fileName: string): Module[] {
+export function readBitcodeArchive(buf: Uint8Array, fileName: string, opts: ReadOptions = {}): Module[] {
   let members;
   try {
     members = readArArchive(buf);
   } catch (e) {
     throw asBitcodeError(e, fileName, -1);
   }
-  return members.filter((m) => isBitcode(m.data)).map((m) => readBitcodeModule(m.data, `${fileName}(${m.name})`));
+  return members.filter((m) => isBitcode(m.data)).map((m) => readBitcodeModule(m.data, `${fileName}(${m.name})`, opts));
 }
 
 /** Reads a .bc file (one module) or an archive of them. */
@@ -96,13 +105,5 @@ function readTopLevel(ctx: ReaderContext, cursor: BitstreamCursor): void {
 }
 
 function asBitcodeError(e: unknown, fileName: string, bitPos: number): BitcodeError {
-  if (e instanceof BitcodeError) {
-    if (e.file === undefined) e.file = fileName;
-    return e;
-  }
-  const msg = e instanceof Error ? e.message : String(e);
-  const err = new BitcodeError(`malformed bitcode: ${msg}`, bitPos);
-  err.file = fileName;
-  err.cause = e;
-  return err;
+  return withFile(e, { file: fileName, bitPos });
 }

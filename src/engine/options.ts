@@ -4,6 +4,7 @@
  * a Partial<EngineOptions>.
  */
 
+import type { AssemblyCacheKey } from './assembly-cache.js';
 import type { OvershiftAt } from './prepare/poison.js';
 import type { StaticLimits } from './static-limits.js';
 import type { SeedingOptions } from './seeding/seeding.js';
@@ -152,6 +153,12 @@ export interface EngineOptions {
   writeXmlTests: boolean;
   /** Write assembly.ll, the module error reports point into (KLEE's --output-source). Default true. */
   outputSource: boolean;
+  /**
+   * What the module was made from, to reuse an earlier run's assembly.ll (assembly-cache.ts):
+   * the bitcode files read and the loading choices. The engine adds its own changes (function
+   * aliases). Undefined (the default): the module is printed.
+   */
+  assemblyCacheKey?: AssemblyCacheKey;
   /**
    * The environment main's envp (and, with the libc, `environ`) holds: `NAME=VALUE` strings
    * (KLEE's --environ / --env-file). Default DEFAULT_ENVIRONMENT: a fixed one, never the host's.

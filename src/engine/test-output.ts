@@ -20,7 +20,9 @@ import { ERR_SUFFIX, EXIT_ON_ERROR_NAMES, Termination } from './errors.js';
 import { toUBig, type Val } from './values.js';
 import type { KInst } from './prepare/kinst.js';
 import { TypeKind, type IntegerType } from '../ir/types.js';
-import { Assembly } from './assembly.js';
+import { Assembly, type AssemblyStore } from './assembly.js';
+import { cacheDir } from './assembly-cache.js';
+import type { EngineOptions } from './options.js';
 import { consoleRecord } from './special/console.js';
 import { firstCoveredLines } from './stats-source.js';
 import { Evaluator } from '../expr/evaluate.js';
@@ -59,6 +61,15 @@ export class MemoryOutput implements RunOutput {
 /** Starts the halt reason of a run stopped by --exit-on-error (KLEE's wording). */
 export const EXIT_ON_ERROR_PREFIX = 'EXITING ON ERROR: ';
 
+/** The cache assembly.ll may come from, when the run says what made its module and a cache directory is set. */
+function assemblyStore(opts: EngineOptions): AssemblyStore | null {
+  const key = opts.assemblyCacheKey;
+  const dir = key !== undefined && opts.outputSource ? cacheDir() : null;
+  if (key === undefined || dir === null) return null;
+  // --function-alias rewrites the module before it is printed
+  return { dir, key: { files: key.files, options: `${key.options}\naliases=${JSON.stringify(opts.functionAliases)}` } };
+}
+
 export class TestWriter {
   completedPaths = 0;
   exploredPaths = 0;
@@ -75,7 +86,7 @@ export class TestWriter {
     readonly ex: Executor,
     readonly output: RunOutput,
   ) {
-    this.assembly = new Assembly(ex.km.module);
+    this.assembly = new Assembly(ex.km.module, assemblyStore(ex.opts));
     this.exitOn = new Set(ex.opts.exitOnErrorType.map((n) => EXIT_ON_ERROR_NAMES[n]).filter((t): t is Termination => t !== undefined));
   }
 

@@ -4,6 +4,7 @@
  * value ids and may refer to constants later in the same block (LLVM sorts constants by
  * type), so operands are bound when the block ends, when every id is defined.
  */
+import { materialize } from '../../ir/lazy-body.js';
 import { EntryKind, u64, type BitcodeRecord, type BitstreamCursor } from '../cursor.js';
 import { BlockId, ConstantsCode } from './ids.js';
 import { opsToString, type ReaderContext } from './context.js';
@@ -472,6 +473,7 @@ export function patchConstants(constants: readonly Value[], resolutions: Map<Val
 /** Points every blockaddress constant read so far at its block; call after all bodies are read. */
 export function resolveBlockAddresses(ctx: ReaderContext): void {
   for (const ba of pendingBlockAddresses.get(ctx) ?? []) {
+    materialize(ba.fn);
     const bb = ba.fn.blocks[ba.blockIndex];
     if (!bb) ctx.error(`blockaddress refers to block ${ba.blockIndex} of @${printable(ba.fn.name)}, which has ${ba.fn.blocks.length}`);
     ba.block = bb;

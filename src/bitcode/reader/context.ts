@@ -128,6 +128,8 @@ export class ReaderContext {
   /** Section names (MODULE_CODE_SECTIONNAME) and GC names, by 1-based id in records. */
   sectionNames: string[] = [];
   gcNames: string[] = [];
+  /** Queue function bodies for decoding on first use instead of decoding them (ReadOptions). */
+  lazyBodies = false;
   /** Bit offset of the current record, for error messages. */
   bitPos = -1;
 

@@ -13,6 +13,9 @@ import { GlobalsReader, printable } from './globals-reader.js';
 import { readModuleValueSymtab, readOperandBundleTagsBlock, readSyncScopeNamesBlock } from './symtab-reader.js';
 import { MetadataList, readMetadataBlock, readMetadataKindBlock } from './metadata-reader.js';
 import { readFunctionBody } from './function-reader.js';
+import { deferBody } from '../../ir/lazy-body.js';
+import type { Function } from '../../ir/globals.js';
+import { withFile } from '../errors.js';
 
 const MAX_MODULE_VERSION = 2;
 
@@ -71,7 +74,8 @@ export function readModuleBlock(ctx: ReaderContext, cursor: BitstreamCursor): vo
             ctx.bitPos = cursor.bitPos;
             ctx.error('function body without a function record that has a body');
           }
-          readFunctionBody(ctx, cursor, fn);
+          if (ctx.lazyBodies) deferFunctionBody(ctx, cursor, fn);
+          else readFunctionBody(ctx, cursor, fn);
           break;
         }
         default:
@@ -134,6 +138,24 @@ export function readModuleBlock(ctx: ReaderContext, cursor: BitstreamCursor): vo
   const missing = ctx.functionsWithBodies[nextBody];
   if (missing) ctx.error(`function @${printable(missing.name)} has no body in the bitcode`);
   resolveBlockAddresses(ctx);
+}
+
+/**
+ * Skips fn's FUNCTION_BLOCK and queues its decoding for first use (ir/lazy-body.ts). The
+ * module-level value and metadata tables stay as they are at the end of the module, which is
+ * what every body is decoded against. Errors name the file as eager decoding's do.
+ */
+function deferFunctionBody(ctx: ReaderContext, cursor: BitstreamCursor, fn: Function): void {
+  const later = cursor.deferPendingBlock();
+  deferBody(fn, () => {
+    try {
+      readFunctionBody(ctx, later, fn);
+      // a blockaddress constant in the body refers to blocks of a (possibly pending) function
+      resolveBlockAddresses(ctx);
+    } catch (e) {
+      throw withFile(e, ctx);
+    }
+  });
 }
 
 /** tsklee executes x86-64 Linux code only; an empty triple (hand-written IR) is accepted. */

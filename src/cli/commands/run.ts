@@ -308,9 +308,12 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         oracleP = createBackend(solverBackendArg(argv.debugValidateSolverBackend, 'debug-validate-solver-backend'), solverOpts.timeoutMs, maxMemoryMB);
         oracleP.catch(() => {});
       }
-      const loaded = await loadProgram([bcPath], { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none', userMain: posixRuntime ? argv.entryPoint : undefined }, { onWarning: (m) => process.stderr.write(`tsklee: warning: ${m}\n`) });
+      const runtimeChoice = { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none', userMain: posixRuntime ? argv.entryPoint : undefined };
+      const loaded = await loadProgram([bcPath], runtimeChoice, { onWarning: (m) => process.stderr.write(`tsklee: warning: ${m}\n`) });
       const { module, entryPoint } = loaded;
       const opts: Partial<EngineOptions> = {
+        // an earlier run of the same files with the same choices printed the same assembly.ll
+        assemblyCacheKey: { files: loaded.files, options: JSON.stringify(runtimeChoice) },
         // under --posix-runtime, --entry-point names the function the wrapper calls (as KLEE)
         entryPoint: posixRuntime ? entryPoint : (argv.entryPoint ?? (entryPoint !== 'main' ? entryPoint : undefined)),
         programName: input,

@@ -5,11 +5,13 @@
  * and ~22 000 instructions; a program uses a fraction, and preparing the rest costs start-up
  * time on every run. References are followed through instruction operands, operand bundles,
  * constants (expressions, aggregates, block addresses), initializers, aliasees, ifunc
- * resolvers and personality/prefix/prologue data.
+ * resolvers and personality/prefix/prologue data. The runtime's bodies are decoded here, when
+ * their function turns out to be live (load.ts: LoadOptions.lazyBodies).
  */
 import { Linkage, type Function, type GlobalAlias, type GlobalIFunc, type GlobalValue, type GlobalVariable } from '../../ir/globals.js';
 import type { Instruction } from '../../ir/instructions.js';
 import type { Module } from '../../ir/module.js';
+import { materialize } from '../../ir/lazy-body.js';
 import { ValueKind, type Value } from '../../ir/value.js';
 
 /** Removes the members of `candidates` that are unreachable from everything else in `m` and from `roots` (names). */
@@ -63,6 +65,8 @@ export function pruneUnreferenced(m: Module, candidates: ReadonlySet<GlobalValue
     switch (g.vkind) {
       case ValueKind.Function: {
         const fn = g as Function;
+        // a runtime body read lazily is decoded only now that its function is known to be live
+        materialize(fn);
         visit(fn.personality);
         visit(fn.prefix);
         visit(fn.prologue);

@@ -61,6 +61,8 @@ export interface LoadedProgram {
   libc: LibcChoice;
   /** The functions the libc was linked on demand for (empty unless libc 'none' found some). */
   libcOnDemand: string[];
+  /** Every bitcode file read, in order: the inputs, then the runtime's (what the module is made of). */
+  files: string[];
 }
 
 /** The runtime libraries a choice needs. */
@@ -175,23 +177,30 @@ function libcOnDemandFiles(modules: readonly Module[], bitcode: string): { names
  */
 export async function loadProgram(inputs: readonly string[], choice: RuntimeChoice, opts: LinkOptions = {}): Promise<LoadedProgram> {
   const program = loadModule(inputs, opts);
+  const files = [...inputs];
+  // the runtime's bodies are decoded when pruning finds them live: most are never needed
+  const lazy = { ...opts, lazyBodies: true };
+  const loadRuntime = (file: string): Module => {
+    files.push(file);
+    return loadModule([file], lazy);
+  };
   const parts = partsOf(choice);
   const onDemand = choice.libc === 'none' && choice.libcOnDemand !== false && !program.typedPointers;
-  if (parts.length === 0 && !onDemand) return { module: program, entryPoint: 'main', libc: 'none', libcOnDemand: [] };
+  if (parts.length === 0 && !onDemand) return { module: program, entryPoint: 'main', libc: 'none', libcOnDemand: [], files };
   if (parts.length === 0) {
     // no runtime asked for: only the libc functions the program calls (KLEE runs those natively)
     const bitcode = needsOnDemandLibc([program]) ? await optionalRuntimeBitcode('libc') : null;
-    const { names, files } = bitcode !== null ? libcOnDemandFiles([program], bitcode) : { names: [], files: [] };
-    if (files.length === 0) return { module: program, entryPoint: 'main', libc: 'none', libcOnDemand: [] };
+    const { names, files: members } = bitcode !== null ? libcOnDemandFiles([program], bitcode) : { names: [], files: [] };
+    if (members.length === 0) return { module: program, entryPoint: 'main', libc: 'none', libcOnDemand: [], files };
     const fromRuntime = new Set<GlobalValue>();
-    const rt = linkModules(files.map((f) => loadModule([f], opts)), opts);
+    const rt = linkModules(members.map((f) => loadRuntime(f)), opts);
     adoptProgramLayout(program, rt);
     yieldToProgram(program, rt);
     for (const fn of rt.functions) if (!fn.isDeclaration) markRuntimeFunction(fn);
     for (const g of [...rt.functions, ...rt.globals, ...rt.aliases, ...rt.ifuncs]) fromRuntime.add(g);
     const module = linkModules([program, rt], opts);
     pruneUnreferenced(module, fromRuntime, ['main', 'exit']);
-    return { module, entryPoint: 'main', libc: 'tsklee', libcOnDemand: names };
+    return { module, entryPoint: 'main', libc: 'tsklee', libcOnDemand: names, files };
   }
   const what = parts.map((p) => (p === 'libc' ? '--libc=tsklee' : '--posix-runtime')).join(' ');
   if (program.typedPointers) {
@@ -221,23 +230,23 @@ export async function loadProgram(inputs: readonly string[], choice: RuntimeChoi
   };
   // The POSIX model is linked whole: its C files share one state variable whose types only
   // llvm-link unifies, and a program using it needs most of it anyway.
-  if (choice.posixRuntime) add(loadModule([await runtimeBitcode('posix')], opts));
+  if (choice.posixRuntime) add(loadRuntime(await runtimeBitcode('posix')));
   let libcOnDemand: string[] = [];
   if (choice.libc === 'none' && onDemand) {
     // the POSIX model without --libc: the libc functions the program calls, on demand
     const bitcode = needsOnDemandLibc(modules) ? await optionalRuntimeBitcode('libc') : null;
-    const { names, files } = bitcode !== null ? libcOnDemandFiles(modules, bitcode) : { names: [], files: [] };
-    if (files.length > 0) add(linkModules(files.map((f) => loadModule([f], opts)), opts));
+    const { names, files: members } = bitcode !== null ? libcOnDemandFiles(modules, bitcode) : { names: [], files: [] };
+    if (members.length > 0) add(linkModules(members.map((f) => loadRuntime(f)), opts));
     libcOnDemand = names;
   }
   if (choice.libc === 'tsklee') {
     // exit: the engine runs it after main (startup.ts)
     // members are linked with each other first, so that their references to each other stay
     // theirs when the program defines the same name (yieldToProgram)
-    const members = libcFiles(modules, await runtimeBitcode('libc'), [entryPoint, 'exit']).map((f) => loadModule([f], opts));
+    const members = libcFiles(modules, await runtimeBitcode('libc'), [entryPoint, 'exit']).map((f) => loadRuntime(f));
     if (members.length > 0) add(linkModules(members, opts));
   }
   const module = linkModules(modules, opts);
   pruneUnreferenced(module, fromRuntime, [entryPoint, 'exit']);
-  return { module, entryPoint, libc: choice.libc === 'tsklee' || libcOnDemand.length > 0 ? 'tsklee' : 'none', libcOnDemand };
+  return { module, entryPoint, libc: choice.libc === 'tsklee' || libcOnDemand.length > 0 ? 'tsklee' : 'none', libcOnDemand, files };
 }

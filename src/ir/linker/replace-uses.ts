@@ -13,6 +13,7 @@ import type { Module } from '../module.js';
 import { Opcode } from '../opcodes.js';
 import { TypeKind, type PointerType } from '../types.js';
 import { ValueKind, type Value } from '../value.js';
+import { withBody } from '../lazy-body.js';
 
 /**
  * Replaces every use of each key of `replacements` by its value in `modules`. Values of the
@@ -55,8 +56,11 @@ class UseRewriter {
     if (f.personality) f.personality = this.value(f.personality) as Constant;
     if (f.prefix) f.prefix = this.value(f.prefix) as Constant;
     if (f.prologue) f.prologue = this.value(f.prologue) as Constant;
-    this.attachments(f.attachments);
-    for (const bb of f.blocks) for (const inst of bb.insts) this.instruction(inst);
+    // a body not decoded yet (and its attachments, which come with it) is rewritten when it is
+    withBody(f, (fn) => {
+      this.attachments(fn.attachments);
+      for (const bb of fn.blocks) for (const inst of bb.insts) this.instruction(inst);
+    });
   }
 
   private instruction(inst: Instruction): void {

@@ -4,6 +4,8 @@
  */
 import type { Instruction } from '../instructions.js';
 import type { Module } from '../module.js';
+import type { Function } from '../globals.js';
+import { withBody } from '../lazy-body.js';
 
 /** Fills `result.syncScopeNames` from all modules and renumbers the scopes of their atomic instructions. */
 export function remapSyncScopes(modules: readonly Module[], result: Module): void {
@@ -15,14 +17,15 @@ export function remapSyncScopes(modules: readonly Module[], result: Module): voi
       return id;
     });
     if (map.every((id, i) => id === i)) continue;
-    for (const f of m.functions) {
+    const remap = (f: Function): void => {
       for (const bb of f.blocks) {
         for (const inst of bb.insts) {
           const scoped = inst as Instruction & { syncScope?: number };
           if (typeof scoped.syncScope === 'number') scoped.syncScope = map[scoped.syncScope] ?? scoped.syncScope;
         }
       }
-    }
+    };
+    for (const f of m.functions) withBody(f, remap);
   }
   result.syncScopeNames = names;
 }

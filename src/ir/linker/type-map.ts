@@ -22,6 +22,7 @@ import {
   type Type,
 } from '../types.js';
 import { ValueKind, type Value } from '../value.js';
+import { withBody } from '../lazy-body.js';
 import { pushMetadataOperands } from './replace-uses.js';
 import { typesEquivalent } from './type-equiv.js';
 
@@ -138,8 +139,11 @@ class TypeMapper {
     for (const a of f.args) a.type = this.type(a.type);
     this.attributes(f.attributes);
     for (const c of [f.personality, f.prefix, f.prologue]) if (c) this.value(c);
-    this.attachments(f.attachments);
-    for (const bb of f.blocks) for (const inst of bb.insts) this.instruction(inst);
+    // a body not decoded yet (and its attachments, which come with it) is remapped when it is
+    withBody(f, (fn) => {
+      this.attachments(fn.attachments);
+      for (const bb of fn.blocks) for (const inst of bb.insts) this.instruction(inst);
+    });
   }
 
   private instruction(inst: Instruction): void {
