@@ -8,6 +8,8 @@ export default {
   },
   testMatch: ['<rootDir>/tests/**/*.test.ts'],
   testTimeout: 120000,
+  // tsklee's caches go to a temporary directory per test run (tests/global-setup.mjs)
+  globalSetup: '<rootDir>/tests/global-setup.mjs',
   // A suite that leaves a child process or worker handle open must not hold CI past the run.
   forceExit: true,
 };
