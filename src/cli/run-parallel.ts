@@ -38,6 +38,7 @@ export function parallelRefusals(o: Record<string, unknown>): string | null {
     [o.writeSmt2s === true || o.useQueryLog !== undefined, '--write-smt2s/--use-query-log'],
     [o.debugValidateSolverBackend !== undefined, '--debug-validate-solver-backend'],
     [o.maxForks !== undefined, '--max-forks'],
+    [o.debugIlpPrecheckProfile === true, '--debug-ilp-precheck-profile'],
   ];
   const bad = checks.find(([b]) => b);
   return bad === undefined ? null : `--jobs: ${bad[1]} is not supported in a parallel exploration (a merged or stopped state's path is not one prefix)`;
