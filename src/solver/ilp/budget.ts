@@ -18,7 +18,7 @@ export interface PrecheckBudget {
   minHitRate: number;
 }
 
-export const DEFAULT_PRECHECK_BUDGET: PrecheckBudget = { maxSize: 5000, ilpTimeMs: 50, window: 200, minHitRate: 0.01 };
+export const DEFAULT_PRECHECK_BUDGET: PrecheckBudget = { maxSize: 5000, ilpTimeMs: 50, window: 100, minHitRate: 0.01 };
 
 /** The running hit rate over the last `window` analysed queries. */
 export class HitRateGuard {
