@@ -8,14 +8,13 @@ import { constantFromBV, TRUE, FALSE, type ConstantExpr, type Expr } from '../ex
 import { ExprArray } from '../expr/array.js';
 import { ExprKind } from '../expr/kinds.js';
 import { Validity, isSolverFailure, type Solver } from '../solver/solver.js';
-import { ObjectKind, forkingModel, relocatableModel, resetConstArrayCounter, resetObjectIds, type MemoryModelFactory, type MemoryObject, type ObjectState } from '../memory/index.js';
-import { TypeKind, ValueKind, type GlobalVariable, type Value } from '../ir/index.js';
+import { ObjectKind, resetConstArrayCounter, resetObjectIds, type MemoryModelFactory, type MemoryObject } from '../memory/index.js';
+import type { GlobalVariable } from '../ir/index.js';
 import { Rng } from '../util/rng.js';
 import type { Searcher } from './searchers/searcher.js';
 import { PTree } from './searchers/ptree.js';
 import { KModule } from './prepare/kmodule.js';
 import { Op, type KFunction, type KInst } from './prepare/kinst.js';
-import { ConstantError } from './prepare/constants.js';
 import { ExecutionState, StackFrame, StateStatus } from './state.js';
 import { ConstraintSet } from '../solver/layers/constraint-set.js';
 import { resolveOptions, type EngineOptions } from './options.js';
@@ -23,14 +22,19 @@ import { Msg, StateAbort, Termination } from './errors.js';
 import { applyPoisonTracking } from './prepare/poison.js';
 import { fromExpr, toExpr, type Scalar, type Val } from './values.js';
 import { interpret } from './interpreter.js';
-import { closeKey, MergeGroup } from './merging/manual.js';
-import { mergeBlocker, mergeInto, type MergeCounters, type WitnessEvents } from './merging/core.js';
+import { MergeGroup } from './merging/manual.js';
+import type { MergeCounters, WitnessEvents } from './merging/core.js';
+import { closeMergeRegion } from './merging/close.js';
 import type { MergePoints } from './merging/auto.js';
 import type { QuantifiedRegions } from './merging/quantified/regions.js';
-import type { QuantifiedCounters } from './merging/quantified/merge.js';
 import type { DsmCounters } from './searchers/dsm.js';
 import { callBindings, withoutExternalCalls } from './bindings.js';
 import { TestWriter, type RunOutput } from './test-output.js';
+import { initializeGlobals } from './prepare/globals.js';
+import { memoryModelOf } from './prepare/memory-model.js';
+import { branchState, forkState } from './forking.js';
+import { EngineSetupError, INTERRUPT_DUMP_BUDGET_MS, REPLAY_MISMATCH_PREFIX, type ExploreEvents, type MergingSummary, type RunSummary, type SearcherFactory } from './run-types.js';
+export { EngineSetupError, INTERRUPT_DUMP_BUDGET_MS, REPLAY_MISMATCH_PREFIX, type ExploreEvents, type MergingSummary, type RunSummary, type SearcherFactory, type StateEndInfo } from './run-types.js';
 import { buildMainArgs, libcExit, setEnviron } from './prepare/startup.js';
 import { applyFunctionAliases } from './prepare/function-alias.js';
 import { StaticLimitTracker } from './static-limits.js';
@@ -40,72 +44,10 @@ import type { Module } from '../ir/module.js';
 import type { CallPathCounts } from './coverage.js';
 import type { RunStatistics } from './stats.js';
 import { nowMs } from '../util/clock.js';
-import { FORCED_FALSE, FORCED_TRUE, jobPath, recordBranchChoices, takeJobChoice, type WorkSharing } from './parallel/jobs.js';
+import { jobPath, type WorkSharing } from './parallel/jobs.js';
+import { adoptJobPaths } from './parallel/adopt.js';
 import { Seeding, seedingConflict } from './seeding/seeding.js';
 import { runSeedingPhase, HoldingSearcher } from './seeding/phase.js';
-
-/** Callbacks for a caller that wants to see what happens (the CLI prints these). */
-export interface ExploreEvents {
-  /** An instruction about to run, as --debug-print-instructions prints it (only when that option is set). */
-  onInstruction?: (line: string) => void;
-  /** A line KLEE would print on stderr ("ERROR: prog.c:3: …", warnings). */
-  onLog?: (line: string, kind: 'message' | 'warning' | 'error' | 'print') => void;
-  /** A state ended: its test number (0 when no test was written), how, and for exits the exit value. */
-  onStateEnd?: (info: StateEndInfo) => void;
-}
-
-export interface StateEndInfo {
-  stateId: number;
-  testId: number;
-  kind: Termination;
-  message?: string;
-  exitValue?: Val;
-  /** A further test of a merged state, following one of the paths merged into it (state.witnesses). */
-  witness?: boolean;
-}
-
-export interface RunSummary {
-  instructions: number;
-  forks: number;
-  completedPaths: number;
-  exploredPaths: number;
-  generatedTests: number;
-  testsNumbered: number;
-  errors: number;
-  queries: number;
-  /** Why the run stopped early, or null when every path was explored. */
-  haltReason: string | null;
-  elapsedMs: number;
-  /** Automatic and manual merging's statistics (null when nothing merged and merging was off). */
-  merging: MergingSummary | null;
-  /** Instructions executed at least once, and all the program's instructions (runtime included). */
-  coveredInstructions: number;
-  totalInstructions: number;
-}
-
-export interface MergingSummary {
-  merges: number;
-  /** Registers and memory bytes that became an ite in merges. */
-  itesCreated: number;
-  /** Merges the similarity relation (QCE) refused. */
-  refusedBySimilarity: number;
-  /** States at the same location that could not merge (other objects, arrays, …). */
-  incompatible: number;
-  refusedByMultiplicity: number;
-  /** Sum of the multiplicities of the states that ended (the paths they stand for, over-estimated after splits). */
-  pathMultiplicity: number;
-  /** Dynamic merging: steps run by fast-forwarding, states fast-forwarded, of which merged. */
-  forwardSteps: number;
-  forwardedStates: number;
-  forwardedMerged: number;
-  /** Queries of merged states (multiplicity > 1): the ones that carry disjunctions and ites. */
-  mergedStateQueries: number;
-  /** Quantified merging (--merge-mode=quantified), or null. */
-  quantified: QuantifiedCounters | null;
-}
-
-/** `ptree`: the process tree, when the run keeps one (Executor.keepProcessTree). */
-export type SearcherFactory = (ptree: PTree<ExecutionState> | undefined, rng: Rng) => Searcher<ExecutionState>;
 
 export class Executor {
   readonly km: KModule;
@@ -221,7 +163,7 @@ export class Executor {
     }
     const kf = this.km.kfunction(entry)!;
     const st = new ExecutionState(this.nextStateId++, [], new ConstraintSet({ rewriteEqualities: this.opts.rewriteEqualities }), this.memoryModel.initial());
-    this.initializeGlobals(st);
+    initializeGlobals(this, st);
     const errno = st.memory.allocate(4, ObjectKind.Fixed, 4, 'errno')!.mo!;
     errno.name = 'errno';
     this.errnoMo = errno;
@@ -264,57 +206,6 @@ export class Executor {
     st.stack.push(new StackFrame(kf, regs, -1));
     st.pc = kf.entryPc;
     st.prevPc = kf.entryPc;
-  }
-
-  private initializeGlobals(st: ExecutionState): void {
-    const km = this.km;
-    for (const gv of km.module.globals) {
-      const mo = km.globalObjects.get(gv)!;
-      const os = st.memory.bindObject(mo);
-      if (gv.initializer === null) {
-        this.warning(`undefined reference to variable: ${gv.name} (zero-initialised)`);
-        continue;
-      }
-      try {
-        this.writeConstant(os, 0, gv.initializer);
-      } catch (e) {
-        if (!(e instanceof ConstantError)) throw e;
-        this.warning(`cannot initialise global ${gv.name}: ${e.message} (zero-initialised)`);
-      }
-      if (gv.isConstantGlobal) os.readOnly = true;
-    }
-    for (const fn of km.module.functions) {
-      if (fn.isDeclaration && !fn.name.startsWith('llvm.') && km.bindCallee(fn).handler === null) {
-        this.warning(`undefined reference to function: ${fn.name}`);
-      }
-    }
-  }
-
-  /** Write a constant's bytes at `off` (zero, undef and poison parts are left as they are: zero). */
-  writeConstant(os: ObjectState, off: number, c: Value): void {
-    const km = this.km;
-    switch (c.vkind) {
-      case ValueKind.ConstantAggregateZero:
-      case ValueKind.Undef:
-      case ValueKind.Poison:
-        return;
-      case ValueKind.ConstantArray:
-      case ValueKind.ConstantVector: {
-        const els = (c as unknown as { elements: Value[] }).elements;
-        const et = (c.type as unknown as { element: import('../ir/types.js').Type }).element;
-        const stride = c.type.kind === TypeKind.Vector ? km.dl.typeStoreSize(et) : km.dl.typeAllocSize(et);
-        for (let i = 0; i < els.length; i++) this.writeConstant(os, off + i * stride, els[i]!);
-        return;
-      }
-      case ValueKind.ConstantStruct: {
-        const els = (c as unknown as { elements: Value[] }).elements;
-        const layout = km.dl.structLayout(c.type as import('../ir/types.js').StructType);
-        for (let i = 0; i < els.length; i++) this.writeConstant(os, off + layout.offsets[i]!, els[i]!);
-        return;
-      }
-      default:
-        km.io.write(os, off, c.type, km.constants.eval(c));
-    }
   }
 
   // ------------------------------------------------------------------ the run
@@ -586,135 +477,22 @@ export class Executor {
 
   // ------------------------------------------------------------------ forking
 
-  private branchingPermitted(st: ExecutionState): boolean {
-    if (this.atMemoryLimit || st.forkDisabled || (this.opts.maxForks >= 0 && this.forks >= this.opts.maxForks)) {
-      this.stats?.onInhibitedFork();
-      if (this.atMemoryLimit) this.warningOnce('skip-fork-mem', 'skipping fork (memory cap exceeded)');
-      else if (st.forkDisabled) this.warningOnce('skip-fork-disabled', 'skipping fork (fork disabled on current path)');
-      else this.warningOnce('skip-fork-max', 'skipping fork (max-forks reached)');
-      return false;
-    }
-    return true;
-  }
-
   /**
-   * Fork on a width-1 condition (KLEE's Executor::fork). Returns [state where cond holds,
-   * state where it does not]; either is null when infeasible. When both are feasible, `st`
-   * becomes the true side and a new state (added to the searcher after the step) the false
-   * side; both get the condition as a constraint.
+   * Fork on a width-1 condition (KLEE's Executor::fork, forking.ts). Returns [state where cond
+   * holds, state where it does not]; either is null when infeasible.
    */
   fork(st: ExecutionState, cond: Expr): [ExecutionState | null, ExecutionState | null] {
-    if (cond.kind === ExprKind.Constant) return cond === TRUE ? [st, null] : [null, st];
-    const seeding = this.seeding !== null && this.seeding.has(st) ? this.seeding : null;
-    const limits = this.staticLimits;
-    if (seeding === null && limits !== null && limits.exceeded(st, this.currentInst(st))) {
-      // --max-static-*-pct: a hot branch takes one value the path allows instead of forking
-      const v = this.getValue(st, cond);
-      st.addConstraint(builder.eq(v, cond));
-      return Number(v.value) !== 0 ? [st, null] : [null, st];
-    }
-    if (st.jobPrefix !== null) {
-      // a job from another worker: its prefix says how this branch went, no query needed
-      const code = takeJobChoice(st, 4);
-      if (code !== null) return this.replayFork(st, cond, code);
-    }
-    let res = this.evaluate(st, cond);
-    if (this.workSharing !== null && res !== Validity.Unknown) st.forkChoices = { choice: res === Validity.True ? FORCED_TRUE : FORCED_FALSE, prev: st.forkChoices };
-    if (seeding !== null) {
-      // seeded states fork past the fork limits (KLEE); without forking, the seeds pick the side
-      if (res === Validity.Unknown && (st.forkDisabled || seeding.opts.onlyReplaySeeds)) {
-        const side = seeding.agreedSide(st, cond);
-        if (side !== null) {
-          if (!this.constrain(st, side ? cond : builder.not(cond))) return [null, null];
-          res = side ? Validity.True : Validity.False;
-        }
-      }
-    } else if (res === Validity.Unknown && !this.branchingPermitted(st)) {
-      // Follow one side at random, as KLEE does when it may not fork.
-      if (this.rng.nextU32() & 1) {
-        if (!this.constrain(st, cond)) return [null, null];
-        res = Validity.True;
-      } else {
-        if (!this.constrain(st, builder.not(cond))) return [null, null];
-        res = Validity.False;
-      }
-      if (this.workSharing !== null) st.forkChoices = { choice: res === Validity.True ? 1 : 0, prev: st.forkChoices };
-    }
-    if (st.trace !== null && res !== Validity.Unknown) {
-      // a quantified region's tree has one-sided branches too (paper 000 §4): the path took one
-      st.trace.push(res === Validity.True ? cond : builder.not(cond));
-    }
-    if (res === Validity.True) return [st, null];
-    if (res === Validity.False) return [null, st];
-    this.forks++;
-    this.stats?.onFork(st, 1);
-    limits?.recordFork(st, this.currentInst(st));
-    const other = st.branch(this.nextStateId++);
-    this.added.push(other);
-    this.ptree?.fork(st, other, st);
-    if (this.workSharing !== null) {
-      const p = st.forkChoices;
-      st.forkChoices = { choice: 1, prev: p };
-      other.forkChoices = { choice: 0, prev: p };
-    }
-    seeding?.split(st, other, cond);
-    const okTrue = this.constrain(st, cond);
-    const okFalse = this.constrain(other, builder.not(cond));
-    if (this.opts.maxDepth > 0 && this.opts.maxDepth <= st.depth) {
-      if (okTrue) this.terminateEarly(st, Msg.maxDepth, Termination.MaxDepth);
-      if (okFalse) this.terminateEarly(other, Msg.maxDepth, Termination.MaxDepth);
-      return [null, null];
-    }
-    return [okTrue ? st : null, okFalse ? other : null];
+    return forkState(this, st, cond);
   }
 
-  /** A two-way branch of a replayed job: FORCED_* took the one feasible side, 1/0 forked to the true/false side. */
-  private replayFork(st: ExecutionState, cond: Expr, code: number): [ExecutionState | null, ExecutionState | null] {
-    if (code === FORCED_TRUE) return [st, null];
-    if (code === FORCED_FALSE) return [null, st];
-    st.depth++;
-    if (!this.constrain(st, code === 1 ? cond : builder.not(cond))) return [null, null];
-    return code === 1 ? [st, null] : [null, st];
-  }
-
-  /**
-   * Split `st` into one state per condition (KLEE's Executor::branch, for switch and symbolic
-   * function pointers): result[i] is the state that takes conditions[i] (or null).
-   */
+  /** One state per condition (KLEE's Executor::branch, forking.ts): result[i] takes conditions[i], or null. */
   branch(st: ExecutionState, conditions: Expr[]): (ExecutionState | null)[] {
-    const n = conditions.length;
-    const result: (ExecutionState | null)[] = [];
-    const chosen = n > 1 && st.jobPrefix !== null ? takeJobChoice(st, n) : null;
-    if (chosen !== null) {
-      // replaying another worker's job: only the prefix's target is this worker's
-      st.depth++;
-      for (let i = 0; i < n; i++) result.push(i === chosen ? st : null);
-      if (!this.constrain(st, conditions[chosen]!)) result[chosen] = null;
-      return result;
-    }
-    const parentChoices = st.forkChoices;
-    if (!this.branchingPermitted(st)) {
-      const pick = this.rng.nextU32() % n;
-      for (let i = 0; i < n; i++) result.push(i === pick ? st : null);
-    } else {
-      this.forks += n - 1;
-      this.stats?.onFork(st, n - 1);
-      result.push(st);
-      for (let i = 1; i < n; i++) {
-        const es = result[this.rng.nextU32() % i]!;
-        const ns = es.branch(this.nextStateId++);
-        this.added.push(ns);
-        result.push(ns);
-        this.ptree?.fork(es, ns, es);
-      }
-      if (this.workSharing !== null) recordBranchChoices(parentChoices, result);
-    }
-    this.seeding?.distribute(st, result, conditions);
-    for (let i = 0; i < n; i++) {
-      const s = result[i];
-      if (s !== null && s !== undefined && !this.constrain(s, conditions[i]!)) result[i] = null;
-    }
-    return result;
+    return branchState(this, st, conditions);
+  }
+
+  /** A fresh state id (KLEE's ExecutionState ids: one counter per run). */
+  newStateId(): number {
+    return this.nextStateId++;
   }
 
   /**
@@ -960,38 +738,9 @@ export class Executor {
     this.leaveMergeGroup(g);
   }
 
-  /** klee_close_merge: pause st, merged into a compatible paused state when there is one. */
+  /** klee_close_merge: pause st, merged into a compatible paused state when there is one (merging/close.ts). */
   closeMerge(st: ExecutionState): void {
-    const g = st.openMergeStack.pop();
-    if (g === undefined) {
-      this.warning(`state ${st.id} ran into a close at ${st.top.kf.name} without a preceding open`);
-      return;
-    }
-    const key = closeKey(st);
-    const list = g.closed.get(key) ?? [];
-    g.closed.set(key, list);
-    st.yieldStep = true;
-    g.running--;
-    let mergedInto: ExecutionState | null = null;
-    // a quantified region's leaves merge together at its release (merging/quantified/)
-    if (g.quantified === null) for (const other of list) {
-      if (mergeBlocker(other, st) === null) {
-        // KLEE's manual merging writes one test per merged state: no witness tests (as KLEE)
-        mergeInto(this, other, st, this.mergeCounters);
-        mergedInto = other;
-        break;
-      }
-    }
-    if (mergedInto !== null) {
-      // the merged-away state ends quietly (KLEE: terminateStateEarlyAlgorithm "merged state.")
-      st.openMergeStack.push(g); // terminate() leaves the group; undo the decrement first
-      g.running++;
-      this.terminateSilently(st, Termination.Merge);
-    } else {
-      list.push(st);
-      this.pauseState(st);
-    }
-    if (g.running === 0) this.releaseMergeGroup(g);
+    closeMergeRegion(this, st);
   }
 
   /** What merging did in this run (manual and automatic merges alike). */
@@ -1013,7 +762,7 @@ export class Executor {
   }
 
   /** Every state of the region arrived (or ended): the paused ones run again. */
-  private releaseMergeGroup(g: MergeGroup): void {
+  releaseMergeGroup(g: MergeGroup): void {
     if (g.quantified !== null && this.quantified !== null) {
       this.resumed.push(...this.quantified.release(g));
       return;
@@ -1061,24 +810,12 @@ export class Executor {
 
   /** States to hand over: up to `max` of the live ones, shallowest first. */
   statesToGive(max: number): ExecutionState[] {
-    const live = [...this.liveStates].filter((s) => s.status === StateStatus.Running && !this.pausedSet.has(s));
-    live.sort((a, b) => a.depth - b.depth || a.id - b.id);
-    return live.slice(0, max);
+    return [...this.liveStates].filter((st) => st.status === StateStatus.Running && !this.pausedSet.has(st)).sort((a, b) => a.depth - b.depth || a.id - b.id).slice(0, max);
   }
 
-  /** Takes over jobs from another worker: a copy of the initial state per path, replaying it. */
+  /** Takes over jobs from another worker: a copy of the initial state per path, replaying it (parallel/adopt.ts). */
   adoptJobs(paths: readonly (readonly number[])[]): void {
-    for (const path of paths) {
-      const st = this.pristine!.branch(this.nextStateId++);
-      st.depth = 0;
-      st.jobPrefix = path.length > 0 ? path : null;
-      st.jobPosition = 0;
-      st.forkChoices = null;
-      this.ptree?.plant(st);
-      this.added.push(st);
-    }
-    this.pristine!.depth = 0;
-    this.updateStates(null);
+    adoptJobPaths(this, this.pristine!, paths);
   }
 
   // ------------------------------------------------------------------ statistics (stats.ts)
@@ -1104,34 +841,3 @@ export class Executor {
   }
 }
 
-/** After a user interrupt (shouldStop), remaining states are dumped for at most this long. */
-export const INTERRUPT_DUMP_BUDGET_MS = 2000;
-
-/** Starts the message of a state ended because a replayed test's objects do not fit the program. */
-export const REPLAY_MISMATCH_PREFIX = 'replay: object mismatch: ';
-
-/** The module cannot be run as asked (no entry point, …): a user error, reported in one line. */
-export class EngineSetupError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EngineSetupError';
-  }
-}
-
-/** The memory model the options ask for (memory/model.ts). */
-function memoryModelOf(o: EngineOptions): MemoryModelFactory {
-  if (o.addressing === 'concrete') return forkingModel;
-  if (o.partitionSize < 8 || o.partitionSize % 8 !== 0) throw new EngineSetupError(`--partition-size=${o.partitionSize}: must be a positive multiple of 8`);
-  if (o.contextResolve >= 0 && !o.segmentMerging) throw new EngineSetupError('--context-resolve needs --segment-merging');
-  if (o.contextResolve > 7) throw new EngineSetupError(`--context-resolve=${o.contextResolve}: at most 7`);
-  return relocatableModel({
-    useLocalSymAddr: o.useLocalSymAddr,
-    segmentMerging: o.segmentMerging,
-    contextResolve: o.contextResolve,
-    reuseSegments: o.reuseSegments,
-    splitObjects: o.splitObjects,
-    splitThreshold: o.splitThreshold,
-    partitionSize: o.partitionSize,
-    checkInvariants: o.checkAddressInvariants,
-  });
-}

@@ -1,0 +1,41 @@
+// klee_close_merge (KLEE's MergeHandler): states of a merge region wait at the close for the
+// others, merging into a compatible waiting state, and all run on once the region is empty.
+import { Termination } from '../errors.js';
+import type { Executor } from '../executor.js';
+import type { ExecutionState } from '../state.js';
+import { mergeBlocker, mergeInto } from './core.js';
+import { closeKey } from './manual.js';
+
+/** klee_close_merge: pause st, merged into a compatible paused state when there is one. */
+export function closeMergeRegion(ex: Executor, st: ExecutionState): void {
+  const g = st.openMergeStack.pop();
+  if (g === undefined) {
+    ex.warning(`state ${st.id} ran into a close at ${st.top.kf.name} without a preceding open`);
+    return;
+  }
+  const key = closeKey(st);
+  const list = g.closed.get(key) ?? [];
+  g.closed.set(key, list);
+  st.yieldStep = true;
+  g.running--;
+  let mergedInto: ExecutionState | null = null;
+  // a quantified region's leaves merge together at its release (merging/quantified/)
+  if (g.quantified === null) for (const other of list) {
+    if (mergeBlocker(other, st) === null) {
+      // KLEE's manual merging writes one test per merged state: no witness tests (as KLEE)
+      mergeInto(ex, other, st, ex.mergeCounters);
+      mergedInto = other;
+      break;
+    }
+  }
+  if (mergedInto !== null) {
+    // the merged-away state ends quietly (KLEE: terminateStateEarlyAlgorithm "merged state.")
+    st.openMergeStack.push(g); // terminate() leaves the group; undo the decrement first
+    g.running++;
+    ex.terminateSilently(st, Termination.Merge);
+  } else {
+    list.push(st);
+    ex.paused.push(st);
+  }
+  if (g.running === 0) ex.releaseMergeGroup(g);
+}
