@@ -38,8 +38,9 @@ export function parallelRefusals(o: Record<string, unknown>): string | null {
     [o.writeSmt2s === true || o.useQueryLog !== undefined, '--write-smt2s/--use-query-log'],
     [o.debugValidateSolverBackend !== undefined, '--debug-validate-solver-backend'],
     [o.maxForks !== undefined, '--max-forks'],
-    [o.debugIlpPrecheckProfile === true, '--debug-ilp-precheck-profile'],
   ];
+  // the workers' solver chains have no output file for the profile
+  if (o.debugIlpPrecheckProfile === true) return '--jobs: --debug-ilp-precheck-profile is not supported in a parallel exploration (the workers write no profile)';
   const bad = checks.find(([b]) => b);
   return bad === undefined ? null : `--jobs: ${bad[1]} is not supported in a parallel exploration (a merged or stopped state's path is not one prefix)`;
 }
