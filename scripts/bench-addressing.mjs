@@ -11,9 +11,11 @@
 //    alone: paths must be equal; CPU time of each and their ratio;
 //  - k: resolution queries of segment merging with default resolution and k = 0..4;
 //  - split: a large-table program and the digest's T3/T4 with partitions of 32…512 bytes.
-// Usage: node scripts/bench-addressing.mjs [--budget=N] [models] [overhead] [k] [split]   (default: models)
+// `--json=FILE`: the k and split runs also go to FILE ({ split, k }: driver, config, cpu, paths,
+// resolutionQueries, completed), which scripts/subjects/lib/addressing-plot.mjs draws.
+// Usage: node scripts/bench-addressing.mjs [--budget=N] [--json=FILE] [models] [overhead] [k] [split]   (default: models)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +24,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const budgetArg = args.find((a) => a.startsWith('--budget='));
 const budget = budgetArg === undefined ? 60 : Number(budgetArg.slice('--budget='.length));
+const jsonArg = args.find((a) => a.startsWith('--json='));
+const json = { split: [], k: [] };
+/** A run as the plot reads it. */
+const record = (list, f, config, r) => json[list].push({ driver: basename(f, '.c'), config, cpu: r.cpu, paths: r.paths, resolutionQueries: r.stats.ResolutionQueries, completed: r.done });
 const wanted = args.filter((a) => !a.startsWith('--'));
 const want = (s) => (wanted.length === 0 ? s === 'models' : wanted.includes(s));
 const work = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tsklee-addr-'));
@@ -124,8 +130,14 @@ try {
     const rows = [];
     for (const f of dsmmPrograms) {
       const bc = compile(join(root, f));
-      const cells = [basename(f), run(bc, M).stats.ResolutionQueries];
-      for (let k = 0; k <= 4; k++) cells.push(run(bc, [...M, `--context-resolve=${k}`]).stats.ResolutionQueries);
+      const d = run(bc, M);
+      record('k', f, 'default', d);
+      const cells = [basename(f), d.stats.ResolutionQueries];
+      for (let k = 0; k <= 4; k++) {
+        const r = run(bc, [...M, `--context-resolve=${k}`]);
+        record('k', f, `k=${k}`, r);
+        cells.push(r.stats.ResolutionQueries);
+      }
       rows.push(cells);
     }
     console.log('### Resolution queries of segment merging by k (Table 4 of the paper)\n');
@@ -137,9 +149,11 @@ try {
     for (const f of ['bench/addressing/large_table.c', 'bench/addressing/seeded_table.c', 'fixtures/addressing/t3_split_sweep.c', 'fixtures/addressing/t4_hash_tables.c']) {
       const bc = compile(join(root, f));
       const v = run(bc, []);
+      record('split', f, 'forking', v);
       const cells = [basename(f), `${v.paths}${v.done ? '' : '*'} / ${fmt(v.cpu)}`];
       for (const n of [512, 256, 128, 64, 32]) {
         const r = run(bc, [...R, '--split-objects', `--partition-size=${n}`]);
+        record('split', f, `P${n}`, r);
         cells.push(`${r.paths}${r.done ? '' : '*'} / ${fmt(r.cpu)}`);
       }
       rows.push(cells);
@@ -148,6 +162,7 @@ try {
     console.log(table(['program', 'forking', 'P512', 'P256', 'P128', 'P64', 'P32'], rows));
     console.log();
   }
+  if (jsonArg !== undefined) writeFileSync(jsonArg.slice('--json='.length), `${JSON.stringify(json, null, 2)}\n`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -6,7 +6,9 @@
  *  - a boolean is set by its name alone (`-emit-all-errors`) or `=true|false|1|0`; it never
  *    takes the next word (that word is the input or another option);
  *  - the first word that is not an option is the input; every word after it is the
- *    program's, untouched (`prog.bc --sym-args 0 2 4 -n`).
+ *    program's, untouched (`prog.bc --sym-args 0 2 4 -n`);
+ *  - an option given twice is an error ("may only occur zero or one times", as LLVM says
+ *    for a cl::opt) unless its row is `repeatable` (KLEE's cl::list: `--search`, `--seed-file`…).
  *
  * The words are rewritten into one form yargs reads without guessing (`--name=value`, then
  * the input, then `--`, then the program's arguments). An unknown option is one line that
@@ -75,6 +77,7 @@ function booleanValue(word: string, name: string, value: string): string {
  */
 export function normalizeKleeArgs(args: readonly string[], start: number, lookup: OptionLookup): string[] {
   const out = args.slice(0, start);
+  const given = new Map<string, string>();
   for (let i = start; i < args.length; i++) {
     const word = args[i]!;
     if (word === '--') {
@@ -113,6 +116,11 @@ export function normalizeKleeArgs(args: readonly string[], start: number, lookup
     }
     if (found === undefined) throw unknownOption(word, typed, lookup);
     const { name, spec } = found;
+    const earlier = given.get(name);
+    if (earlier !== undefined && spec.repeatable !== true) {
+      throw new UsageError(`${word}: --${name} may only occur zero or one times (already given as '${earlier}')`);
+    }
+    given.set(name, word);
     if (spec.type === 'boolean') {
       out.push(`--${name}=${negated ? 'false' : value === undefined ? 'true' : booleanValue(word, name, value)}`);
       continue;

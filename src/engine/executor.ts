@@ -3,6 +3,7 @@
  * solver, and ends states. Instruction semantics live in the exec-*.ts files, the hot loop in
  * interpreter.ts, intrinsics and special functions in intrinsics*.ts and special/.
  */
+import { MergeDistances } from './merging/incomplete.js';
 import { builder } from '../expr/builder.js';
 import { constantFromBV, TRUE, FALSE, type ConstantExpr, type Expr } from '../expr/expr.js';
 import { ExprArray } from '../expr/array.js';
@@ -115,7 +116,8 @@ export class Executor {
     this.edgeTaken = new Float64Array(this.km.edgeCount);
     this.staticLimits = StaticLimitTracker.create(this.opts, this.km.instructions.length);
     this.memoryCap = new MemoryCap({ capMB: this.opts.maxMemory, inhibit: this.opts.maxMemoryInhibit });
-    this.km.io.arrayValueChoice = this.opts.optimizeArray === 'value' || this.opts.optimizeArray === 'all';
+    // 'all' keeps the reads: the solver chain's array-opt layer tries the index rewrite first
+    this.km.io.arrayValueChoice = this.opts.optimizeArray === 'value';
     this.writer = new TestWriter(this, output);
     this.seeding = this.opts.seeding !== undefined && this.opts.seeding.seeds.length > 0 ? new Seeding(this, this.opts.seeding) : null;
     const conflict = this.seeding !== null ? seedingConflict(this.opts) : null;
@@ -316,6 +318,7 @@ export class Executor {
       merges: this.mergeCounters.merges,
       itesCreated: this.mergeCounters.itesCreated,
       refusedBySimilarity: mp?.refusedBySimilarity ?? 0,
+      refusedByIte: mp?.refusedByIte ?? 0,
       incompatible: mp?.incompatible ?? 0,
       refusedByMultiplicity: mp?.refusedByMultiplicity ?? 0,
       pathMultiplicity: this.endedMultiplicity,
@@ -348,6 +351,9 @@ export class Executor {
       const n = this.opts.debugPrintInstructions !== undefined ? interpretTraced(this, st, budget, this.opts.debugPrintInstructions) : interpret(this, st, budget);
       this.instructions += n;
       st.steppedInstructions += n; // (instsSinceCovNew is kept by interpret)
+      // a fork ends the step: the children share all of it (KLEE copies the count at the fork)
+      for (const s of this.added) if (s !== st) s.steppedInstructions += n;
+      this.mergeDistances.settle();
     } catch (e) {
       if (e instanceof StateAbort) {
         if (st.status === StateStatus.Running) this.terminateOnError(st, e.message, Termination.Solver);
@@ -673,7 +679,7 @@ export class Executor {
     // the states sharing its objects and frames may now write them in place
     st.memory.release();
     st.releaseFrames();
-    for (const g of st.openMergeStack) this.leaveMergeGroup(g);
+    for (const g of st.openMergeStack) this.leaveMergeGroup(g, st);
     st.openMergeStack = [];
     // Release frames' allocas (not needed for correctness: the state is gone).
     const i = this.added.indexOf(st);
@@ -706,7 +712,30 @@ export class Executor {
     }
     const g = new MergeGroup(this.nextMergeGroup++);
     g.running = 1;
+    g.open.add(st);
     st.openMergeStack.push(g);
+    // the count is known when the step ends, which the open ends under --use-incomplete-merge
+    if (this.opts.useIncompleteMerge) st.yieldStep = true;
+    this.mergeDistances.record(g, st, true);
+    this.liveMergeGroups.add(g);
+    if (this.opts.debugLogMerge) this.message(`open merge: state ${st.id} opens region ${g.id}`);
+  }
+
+  /** Opens and closes of this step: their instruction counts are settled when it ends (merging/incomplete.ts). */
+  readonly mergeDistances = new MergeDistances();
+
+  /** Manual merge regions with running states (--use-incomplete-merge looks at them). */
+  readonly liveMergeGroups = new Set<MergeGroup>();
+
+  /** st waits at a klee_close_merge (paused, out of the searcher). */
+  waitingAtClose(st: ExecutionState): boolean {
+    return this.pausedSet.has(st) || this.paused.includes(st);
+  }
+
+  /** --use-incomplete-merge: the states waiting at g's closes run on before the region is complete. */
+  releaseEarly(g: MergeGroup): void {
+    for (const list of g.closed.values()) for (const s of list) if (s.status === StateStatus.Running) this.resumed.push(s);
+    g.closed.clear();
   }
 
   /** Quantified merging's regions (--merge-mode=quantified), set up by explore(). */
@@ -722,6 +751,7 @@ export class Executor {
   /** A state of a quantified loop region reached an exit: it waits there for the others. */
   pauseAtRegionExit(st: ExecutionState, g: MergeGroup, key: string): void {
     st.openMergeStack.pop();
+    g.open.delete(st);
     const list = g.closed.get(key) ?? [];
     g.closed.set(key, list);
     list.push(st);
@@ -735,7 +765,7 @@ export class Executor {
   leaveQuantifiedRegion(st: ExecutionState, g: MergeGroup): void {
     st.openMergeStack.pop();
     st.trace = null;
-    this.leaveMergeGroup(g);
+    this.leaveMergeGroup(g, st);
   }
 
   /** klee_close_merge: pause st, merged into a compatible paused state when there is one (merging/close.ts). */
@@ -756,8 +786,9 @@ export class Executor {
     this.paused.push(st);
   }
 
-  private leaveMergeGroup(g: MergeGroup): void {
+  private leaveMergeGroup(g: MergeGroup, st: ExecutionState): void {
     g.running--;
+    g.open.delete(st);
     if (g.running === 0) this.releaseMergeGroup(g);
   }
 
@@ -767,8 +798,8 @@ export class Executor {
       this.resumed.push(...this.quantified.release(g));
       return;
     }
-    for (const list of g.closed.values()) for (const s of list) if (s.status === StateStatus.Running) this.resumed.push(s);
-    g.closed.clear();
+    this.liveMergeGroups.delete(g);
+    this.releaseEarly(g);
   }
 
   /** Free the allocas of a frame being popped. */

@@ -9,6 +9,7 @@ import { Executor, type ExploreEvents, type RunSummary } from './executor.js';
 import { CallPathCounts, CoverageTracker } from './coverage.js';
 import { MemoryOutput, type RunOutput } from './test-output.js';
 import { resolveOptions, type EngineOptions } from './options.js';
+import { IncompleteMergeSearcher } from './merging/incomplete.js';
 import { StatsTracker, type StatsSinks } from './stats-tracker.js';
 import type { CountingBackend } from '../solver/solver.js';
 import { setUpStateMerging } from './merging/setup.js';
@@ -44,7 +45,7 @@ export interface ExploreResult extends RunSummary {
 export async function explore(module: Module, options: Partial<EngineOptions> = {}, setup: ExploreSetup = {}): Promise<ExploreResult> {
   const opts = resolveOptions(options);
   const ownSolver = setup.solver === undefined;
-  const solver = setup.solver ?? (await createSolver({ timeoutMs: opts.maxSolverTime > 0 ? opts.maxSolverTime * 1000 : undefined, quantifiers: opts.mergeMode === 'quantified', maxMemoryMB: opts.maxMemory }));
+  const solver = setup.solver ?? (await createSolver({ timeoutMs: opts.maxSolverTime > 0 ? opts.maxSolverTime * 1000 : undefined, quantifiers: opts.mergeMode === 'quantified', maxMemoryMB: opts.maxMemory, arrayOptimization: opts.optimizeArray === 'index' || opts.optimizeArray === 'all' ? opts.optimizeArray : undefined }));
   const output = setup.output ?? new MemoryOutput();
   try {
     // ended states are counted by class for run.stats
@@ -79,6 +80,8 @@ export async function explore(module: Module, options: Partial<EngineOptions> = 
           }),
         );
         name = s.name;
+        // KLEE's MergingSearcher with --use-incomplete-merge
+        if (opts.useMerge && opts.useIncompleteMerge) return new IncompleteMergeSearcher(s, ex, opts.debugLogIncompleteMerge ? (l) => ex.message(l) : null);
         return s;
       }, setup.shouldStop);
     } finally {

@@ -78,6 +78,10 @@ export interface EngineOptions {
   quantum: number;
   /** Merge states at klee_close_merge (KLEE's --use-merge); without it the calls are ignored. */
   useMerge: boolean;
+  /** With useMerge: states at a close do not wait for the whole region (KLEE's --use-incomplete-merge, merging/incomplete.ts). */
+  useIncompleteMerge: boolean;
+  /** Log its decisions to messages.txt (KLEE's --debug-log-incomplete-merge). */
+  debugLogIncompleteMerge: boolean;
   /** Largest stack depth (frames); a call beyond it ends the state early (KLEE's --max-stack-frames). Default 8192, as KLEE. */
   maxStackFrames: number;
   // ---------------------------------------------------------------- KLEE options (issue 21)
@@ -153,7 +157,11 @@ export interface EngineOptions {
    * (KLEE's --environ / --env-file). Default DEFAULT_ENVIRONMENT: a fixed one, never the host's.
    */
   environment: string[];
-  /** KLEE's --optimize-array: 'value' (and 'all') turns symbolic-index reads of all-concrete objects into value choices (array-values.ts); 'index' is not implemented. Default 'none'. */
+  /**
+   * KLEE's --optimize-array. 'value': symbolic-index reads of all-concrete objects become value
+   * choices when memory is read (array-values.ts); 'index' and 'all' are the solver chain's
+   * array-opt layer (ChainOptions.arrayOptimization: the solver must be made with it). Default 'none'.
+   */
   optimizeArray: 'none' | 'index' | 'value' | 'all';
   /** Announce every instruction before it runs (KLEE's --debug-print-instructions), through ExploreEvents.onInstruction. */
   debugPrintInstructions?: 'all' | 'src' | 'compact';
@@ -165,6 +173,10 @@ export interface EngineOptions {
   stateMerging: StateMergingKind;
   /** QCE threshold α (--qce-alpha): a variable is hot where its query count exceeds α·Qt. Infinity merges whatever is compatible. Default 1e-12 (the paper's). */
   qceAlpha: number;
+  /** QCE's Qt for the hot test (--qce-scope): 'stack', the paper's global count, or 'frame', each frame's own. Default 'frame'. */
+  qceScope: 'stack' | 'frame';
+  /** QCE's ite term (--qce-ite-term): a hot variable that feeds memory addresses must not become an ite. Default true. */
+  qceIteTerm: boolean;
   /** QCE branch feasibility probability β (--qce-beta). Default 0.8 (the paper's). */
   qceBeta: number;
   /** QCE trip count of loops whose count is not a small constant (--qce-kappa). Default 10 (the paper's). */
@@ -258,6 +270,8 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   quantum: 10000,
   maxStackFrames: 8192,
   useMerge: false,
+  useIncompleteMerge: false,
+  debugLogIncompleteMerge: false,
   statsWriteInterval: 1,
   statsWriteAfterInstructions: 0,
   istatsWriteInterval: 10,
@@ -265,6 +279,8 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   writeCov: false,
   stateMerging: 'none',
   qceAlpha: 1e-12,
+  qceScope: 'frame',
+  qceIteTerm: true,
   qceBeta: 0.8,
   qceKappa: 10,
   dsmDelta: 8,

@@ -53,6 +53,8 @@ export interface MergingSummary {
   itesCreated: number;
   /** Merges the similarity relation (QCE) refused. */
   refusedBySimilarity: number;
+  /** Of those, refused by QCE's ite term. */
+  refusedByIte: number;
   /** States at the same location that could not merge (other objects, arrays, …). */
   incompatible: number;
   refusedByMultiplicity: number;

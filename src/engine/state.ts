@@ -233,7 +233,10 @@ export class ExecutionState implements SearchableState {
     s.forkChoices = this.forkChoices;
     s.console = this.console;
     s.firstCovered = this.firstCovered;
-    for (const g of s.openMergeStack) g.running++;
+    for (const g of s.openMergeStack) {
+      g.running++;
+      g.open.add(s);
+    }
     return s;
   }
 

@@ -54,6 +54,7 @@ export const COVERAGE_COLUMNS = [
 export const MERGING_COLUMNS = [
   'MergedStates',
   'MergesRefusedByQce',
+  'MergesRefusedByQceIte',
   'IncompatibleAtMergePoint',
   'PathMultiplicity',
   'FastForwardSteps',
@@ -189,6 +190,7 @@ export class StatsTracker {
     if (m !== null) {
       row.MergedStates = m.merges;
       row.MergesRefusedByQce = m.refusedBySimilarity;
+      row.MergesRefusedByQceIte = m.refusedByIte;
       row.IncompatibleAtMergePoint = m.incompatible;
       row.PathMultiplicity = m.pathMultiplicity;
       row.FastForwardSteps = m.forwardSteps;

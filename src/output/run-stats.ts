@@ -293,6 +293,8 @@ function cacheColumns(l: SolverStats, n: string): string[] {
   if (l.entries !== undefined) cols.push(`SolverLayer${n}Entries`);
   if (l.evicted !== undefined) cols.push(`SolverLayer${n}Evicted`);
   if (l.cacheHits !== undefined) cols.push(`SolverLayer${n}CacheHits`);
+  if (l.rewrites !== undefined) cols.push(`SolverLayer${n}Rewrites`);
+  if (l.readsRemoved !== undefined) cols.push(`SolverLayer${n}ReadsRemoved`);
   return cols;
 }
 
@@ -308,6 +310,8 @@ export function solverStatsRow(layers: readonly SolverStats[]): RunStatsRow {
     if (l.entries !== undefined) row[`SolverLayer${n}Entries`] = l.entries;
     if (l.evicted !== undefined) row[`SolverLayer${n}Evicted`] = l.evicted;
     if (l.cacheHits !== undefined) row[`SolverLayer${n}CacheHits`] = l.cacheHits;
+    if (l.rewrites !== undefined) row[`SolverLayer${n}Rewrites`] = l.rewrites;
+    if (l.readsRemoved !== undefined) row[`SolverLayer${n}ReadsRemoved`] = l.readsRemoved;
   });
   const backend = layers[layers.length - 1];
   if (backend !== undefined) {

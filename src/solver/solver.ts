@@ -80,6 +80,10 @@ export interface SolverStats {
   evicted?: number;
   /** Lookups its cache answered, where that is not `hits` (z3: expression translations reused). */
   cacheHits?: number;
+  /** A rewriting layer's distinct expressions rewritten (--optimize-array). */
+  rewrites?: number;
+  /** Reads of constant tables at symbolic indices its rewrites removed from the queries passed down. */
+  readsRemoved?: number;
 }
 
 /** Failures are exceptions (SolverFailure) so every layer passes them through untouched. */

@@ -10,7 +10,7 @@
  * under both models, and a completed path's recorded stdout is the native run's. Invariants
  * are checked at every relocation and query (--check-address-invariants).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRunStats } from '../../src/output/run-stats.js';
 import {
@@ -21,7 +21,6 @@ import {
   describeRun,
   listEngineFixtures,
   pool,
-  replayNativeAsync,
   resolveExpectation,
   ROOT,
   runTskleeCachedAsync,
@@ -31,7 +30,7 @@ import {
   type FixtureCase,
   type TskleeRun,
 } from '../support/engine-harness.js';
-import { buildAll, exePath, replayCase } from '../support/replay-check.js';
+import { buildAll, replayCase, stdoutMatchesNative } from '../support/replay-check.js';
 
 const CONFIG: Config = { clang: 19, mode: 'O0' };
 const DIR = join(ROOT, 'fixtures', 'addressing');
@@ -131,20 +130,3 @@ describe('relocatable addressing: the paper\'s programs and the engine fixtures,
     expect(a).toBeLessThan(b);
   });
 });
-
-/**
- * The stdout each completed path recorded (testN.stdout, evaluated under the test's inputs) is
- * what the native program prints on them: values read from moved objects must come out right.
- */
-async function stdoutMatchesNative(k: FixtureCase, r: TskleeRun): Promise<string[]> {
-  const exe = exePath(k.fixture, k.config, true);
-  const out: string[] = [];
-  for (const t of r.tests) {
-    if (t.path === undefined || t.errKind !== undefined) continue;
-    const file = t.path.replace(/\.ktest$/, '.stdout');
-    const recorded = existsSync(file) ? readFileSync(file, 'utf8') : '';
-    const native = (await replayNativeAsync(exe, t.path)).stdout;
-    if (native !== recorded) out.push(`test${String(t.id).padStart(6, '0')}: recorded stdout ${JSON.stringify(recorded)}, native ${JSON.stringify(native)}`);
-  }
-  return out;
-}

@@ -47,6 +47,17 @@ describe('KLEE option spellings', () => {
     expect(s.stderr).toBe("tsklee: error: unknown option '-serach' (did you mean --search?)\n");
   });
 
+  it('refuses an option given twice in one line (it used to crash the parser), but lets a list option repeat', () => {
+    const r = tsklee(['run', '--max-solver-time=1s', '--max-solver-time=2s', 'branchy.bc'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("tsklee: error: --max-solver-time=2s: --max-solver-time may only occur zero or one times (already given as '--max-solver-time=1s')\n");
+    const n = tsklee(['run', '-max-forks', '1', '-max-forks=2', 'branchy.bc'], dir);
+    expect([n.code, n.stderr]).toEqual([1, "tsklee: error: -max-forks=2: --max-forks may only occur zero or one times (already given as '-max-forks')\n"]);
+    const l = tsklee(['run', '-search=dfs', '-search=bfs', '-output-dir=rep1', 'branchy.bc'], dir);
+    expect(l.code).toBe(0);
+    expect(readOutDir(join(dir, 'rep1')).read('info')).toContain('BEGIN searcher description\ninterleaved(dfs, bfs)\nEND searcher description');
+  });
+
   it('passes everything after the input to the program, dashes included', () => {
     const prog = `#include <string.h>
 int main(int argc, char **argv) { return argc == 3 && strcmp(argv[1], "-search=bfs") == 0 && strcmp(argv[2], "--x") == 0 ? 7 : 0; }`;

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import { KLEE_NOTED_OPTIONS } from '../../src/cli/commands/run-klee-output.js';
 import { compileProgram, readOutDir, tsklee, type OutDir } from '../support/tsklee-cli.js';
 
 let dir: string;
@@ -158,11 +159,17 @@ int main(void) { puts("hi"); return 0; }`);
     expect(u.read('test000001.stdout')).toBe('hi\n');
   });
 
-  it('accepts KLEE options it has no machinery for with one note each, and runs', () => {
-    const o = run(['-kdalloc', '-solver-optimize-divides', '-const-array-opt', '-external-call-warnings=all']);
-    for (const name of ['kdalloc', 'solver-optimize-divides', 'const-array-opt', 'external-call-warnings']) {
-      expect(o.stderr).toMatch(new RegExp(`^tsklee: warning: --${name}: `, 'm'));
-    }
+  it('accepts KLEE options it has no machinery for with one note each, and runs as without them', () => {
+    const plain = run([]);
+    // every noted option (the --kdalloc-* family included), with a value of KLEE's kind
+    const sample = (name: string, type: string): string =>
+      type === 'boolean' ? `-${name}` : name === 'external-call-warnings' ? `-${name}=all` : /address/.test(name) ? `-${name}=0x7ff30000000` : /size/.test(name) ? `-${name}=1` : `-${name}=2`;
+    const words = Object.entries(KLEE_NOTED_OPTIONS).map(([n, spec]) => sample(n, spec.type));
+    expect(words.length).toBe(13); // kdalloc and its nine options, solver-optimize-divides, const-array-opt, external-call-warnings
+    const o = run(words);
+    for (const name of Object.keys(KLEE_NOTED_OPTIONS)) expect(o.stderr).toMatch(new RegExp(`^tsklee: warning: --${name}: `, 'm'));
+    expect(o.done).toEqual(plain.done);
+    expect(o.errors).toEqual(plain.errors);
     expect(o.done.completed).toBe(5);
     expect(existsSync(join(o.out, 'info'))).toBe(true);
   });

@@ -5,7 +5,7 @@
  * coverage.lcov, and read by callgrind_annotate; coverage.lcov read by genhtml; --write-cov;
  * rows by time and by instructions; program-only coverage with the runtime linked.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -183,6 +183,31 @@ describe('run.stats', () => {
     const none = tsklee(['run', '--search=dfs', '--stats-write-interval=0', '--output-dir=nostats', 'cov.bc']);
     expect(none.code).toBe(0);
     expect(existsSync(join(dir, 'nostats', 'run.stats'))).toBe(false);
+  }, 60_000);
+
+  it('rewrites run.istats every --istats-write-interval while running (default 10 s: only at the end of a 3 s run)', async () => {
+    compile('endless', ENDLESS_PROGRAM);
+    /** ms from the start until run.istats first exists (null: never while running), and until the run ends. */
+    const watch = (out: string, extra: string[]): Promise<{ first: number | null; end: number }> =>
+      new Promise((done) => {
+        const t0 = Date.now();
+        let first: number | null = null;
+        const child = spawn(process.execPath, [CLI, 'run', '--search=dfs', '--max-time=3s', `--output-dir=${out}`, ...extra, 'endless.bc'], { cwd: dir, stdio: 'ignore' });
+        const poll = setInterval(() => {
+          if (first === null && existsSync(join(dir, out, 'run.istats'))) first = Date.now() - t0;
+        }, 50);
+        child.on('exit', () => {
+          clearInterval(poll);
+          done({ first, end: Date.now() - t0 });
+        });
+      });
+    const often = await watch('istats-often', ['--istats-write-interval=0.3s']);
+    expect(often.first).not.toBeNull();
+    // written while the run still had well over a second to go
+    expect(often.end - often.first!).toBeGreaterThan(1000);
+    const rare = await watch('istats-default', []);
+    expect(rare.first === null || rare.end - rare.first < 1000).toBe(true);
+    expect(existsSync(join(dir, 'istats-default', 'run.istats'))).toBe(true); // at the end
   }, 60_000);
 });
 

@@ -3,6 +3,7 @@
  * merging fixtures test): see native-replay.test.ts for what "ends the way tsklee reported"
  * means for error and completed-path tests.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   checkErrorOutcome,
@@ -99,3 +100,19 @@ export async function replayCase(k: FixtureCase, r: TskleeRun, buildErrors: Map<
   return { problems, replayed: tests.length, run: r };
 }
 
+/**
+ * The stdout each completed path recorded (testN.stdout, evaluated under the test's inputs) is
+ * what the native program prints on them: values read from moved objects must come out right.
+ */
+export async function stdoutMatchesNative(k: FixtureCase, r: TskleeRun): Promise<string[]> {
+  const exe = exePath(k.fixture, k.config, true);
+  const out: string[] = [];
+  for (const t of r.tests) {
+    if (t.path === undefined || t.errKind !== undefined) continue;
+    const file = t.path.replace(/\.ktest$/, '.stdout');
+    const recorded = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    const native = (await replayNativeAsync(exe, t.path)).stdout;
+    if (native !== recorded) out.push(`test${String(t.id).padStart(6, '0')}: recorded stdout ${JSON.stringify(recorded)}, native ${JSON.stringify(native)}`);
+  }
+  return out;
+}

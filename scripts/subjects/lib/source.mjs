@@ -26,9 +26,10 @@ function debianVersion(pkg, cacheDir) {
 
 /**
  * The unpacked source directory of `pkg` under `cacheDir`, fetching it when missing.
- * `tarball`: a local .tar.* to unpack instead of Debian's package.
+ * `tarball`: a local .tar.* to unpack instead of Debian's package. `marker`: the file whose
+ * presence says the tree is unpacked (`configure`; `CMakeLists.txt` for CMake projects).
  */
-export function fetchSource({ pkg, cacheDir, tarball, log }) {
+export function fetchSource({ pkg, cacheDir, tarball, log, marker = 'configure' }) {
   mkdirSync(cacheDir, { recursive: true });
   if (tarball !== undefined) {
     const file = resolve(tarball);
@@ -36,7 +37,7 @@ export function fetchSource({ pkg, cacheDir, tarball, log }) {
     const top = execFileSync('tar', ['tf', file], { encoding: 'utf8', maxBuffer: 64 << 20 }).split('\n')[0].split('/')[0];
     if (!top) throw new SubjectError(`--tarball ${tarball}: empty archive`);
     const dir = join(cacheDir, top);
-    if (!existsSync(join(dir, 'configure'))) {
+    if (!existsSync(join(dir, marker))) {
       log(`unpacking ${basename(file)} into ${cacheDir}`);
       execFileSync('tar', ['xf', file, '-C', cacheDir], { stdio: 'inherit' });
     }
@@ -44,10 +45,10 @@ export function fetchSource({ pkg, cacheDir, tarball, log }) {
   }
   const { version, upstream } = debianVersion(pkg, cacheDir);
   const dir = join(cacheDir, `${pkg}-${upstream}`);
-  if (!existsSync(join(dir, 'configure'))) {
+  if (!existsSync(join(dir, marker))) {
     log(`apt-get source ${pkg} (${version}) into ${cacheDir}`);
     const r = spawnSync('apt-get', ['source', pkg], { cwd: cacheDir, stdio: ['ignore', 'inherit', 'inherit'] });
-    if (r.status !== 0 || !existsSync(join(dir, 'configure'))) {
+    if (r.status !== 0 || !existsSync(join(dir, marker))) {
       const have = readdirSync(cacheDir).join(', ');
       throw new SubjectError(`apt-get source ${pkg} did not give ${dir} (the cache holds: ${have || 'nothing'})`);
     }

@@ -17,7 +17,7 @@ export const EXTERNAL_CALLS = ['none', 'concrete', 'all'] as const;
 /** Rows of the option table. */
 export const KLEE_BEHAVIOUR_OPTIONS: Record<string, RunOptionSpec> = {
   optimize: { type: 'boolean', describe: "run LLVM's -O2 pipeline (installed opt) on the program before executing it" },
-  'function-alias': { type: 'string', describe: 'REGEX:NAME: calls to functions whose name matches REGEX call NAME instead (repeatable)' },
+  'function-alias': { type: 'string', describe: 'REGEX:NAME: calls to functions whose name matches REGEX call NAME instead (repeatable)', repeatable: true },
   'switch-type': { type: 'string', describe: 'symbolic switch: internal (one fork per target block, default) or simple (one fork per case, as a chain of branches)' },
   'rewrite-equalities': { type: 'boolean', describe: 'substitute a constant into the path condition when an equality with it is added (default true)' },
   'external-calls': { type: 'string', describe: "none | concrete | all: tsklee runs no code natively, so concrete and all (default concrete) mean the functions tsklee models (its libc, libm); none refuses those too" },
@@ -34,7 +34,7 @@ export const KLEE_BEHAVIOUR_OPTIONS: Record<string, RunOptionSpec> = {
   'max-static-cpfork-pct': { type: 'number', describe: 'the same for the forks of the calling context (call path; default 1 = off)' },
   'max-static-cpsolve-pct': { type: 'number', describe: 'the same for the solver time of the calling context (default 1 = off)' },
   'max-static-pct-check-delay': { type: 'string', describe: 'the --max-static-*-pct limits apply after this time (default 1000s)' },
-  'optimize-array': { type: 'string', describe: 'none | index | value | all: value (and all) turns reads at symbolic indices of constant objects into choices among their values' },
+  'optimize-array': { type: 'string', describe: "none | index | value | all: reads of constant tables at symbolic indices: index turns conditions on them into comparisons of the index, value into choices among the table's values, all tries index then value" },
   'debug-assignment-validating-solver': { type: 'boolean', describe: 'check every model the solver gives against the query (tsklee: the --debug-validate-solver layer, which checks the other answers too)' },
   environ: { type: 'string', describe: "the program's environment: a file of NAME=VALUE lines, as `env` prints them (default: a fixed one, see README)", aliases: ['env-file'] },
   'use-iterative-deepening-time-search': { type: 'boolean', describe: 'pause states that ran longer than a time slice that doubles each round (experimental, as in KLEE)' },

@@ -23,11 +23,13 @@ export const KLEE_OUTPUT_OPTIONS: Record<string, RunOptionSpec> = {
   'warnings-only-to-file': { type: 'boolean', describe: 'warnings go to warnings.txt only, not to the terminal' },
   'debug-print-instructions': {
     type: 'string',
-    describe: 'print every instruction before it runs: all|src|compact, to stderr or file (instructions.txt), e.g. all:stderr,src:file',
+    describe: 'print every instruction before it runs: all|src|compact, to stderr or file (instructions.txt), e.g. all:stderr,src:file (repeatable)',
+    repeatable: true,
   },
   'use-query-log': {
     type: 'string',
-    describe: 'all:kquery, all:smt2, solver:kquery, solver:smt2 (comma-separated): log every query (all) or those reaching the solver backend (solver), as SMT-LIB2 files',
+    describe: 'all:kquery, all:smt2, solver:kquery, solver:smt2 (comma-separated): log every query (all) or those reaching the solver backend (solver), as SMT-LIB2 files (repeatable)',
+    repeatable: true,
   },
 };
 

@@ -26,6 +26,11 @@ export interface RunOptionSpec {
   describe: string;
   /** Other names for the same option (older KLEE spellings); the pre-parser maps them to the row's name. */
   aliases?: readonly string[];
+  /**
+   * May be given more than once (KLEE's cl::list: each occurrence adds values). Every other
+   * option is KLEE's cl::opt, which LLVM refuses twice ("may only occur zero or one times").
+   */
+  repeatable?: boolean;
 }
 
 type Table = Record<string, RunOptionSpec>;
@@ -40,7 +45,7 @@ const OUTPUT_OPTIONS: Table = {
 
 // ---------------------------------------------------------------- search and limits
 const SEARCH_OPTIONS: Table = {
-  search: { type: 'string', describe: `searcher, repeatable (interleaved): ${SEARCH_NAMES.join(', ')} (default: random-path + nurs:covnew)` },
+  search: { type: 'string', describe: `searcher, repeatable (interleaved): ${SEARCH_NAMES.join(', ')} (default: random-path + nurs:covnew)`, repeatable: true },
   seed: { type: 'number', describe: `seed of the random choices (default ${DEFAULT_OPTIONS.seed})`, aliases: ['rng-initial-seed'] },
   'max-time': { type: 'string', describe: 'stop after this time (e.g. 30s, 5min); remaining states become tests' },
   'max-instructions': { type: 'number', describe: 'stop after this many instructions' },
@@ -54,6 +59,8 @@ const SEARCH_OPTIONS: Table = {
   'max-solver-time': { type: 'string', describe: 'time limit per solver query (e.g. 10s)' },
   'dump-states-on-halt': { type: 'boolean', describe: 'write a test for each remaining state when stopped early (default true)' },
   'use-merge': { type: 'boolean', describe: "merge the states of a klee_open_merge/klee_close_merge region (KLEE's --use-merge)" },
+  'use-incomplete-merge': { type: 'boolean', describe: 'with --use-merge: states at klee_close_merge do not wait for the whole region (prefer its states near the mean distance, else release the waiting ones)' },
+  'debug-log-incomplete-merge': { type: 'boolean', describe: "log --use-incomplete-merge's decisions to messages.txt" },
   jobs: { type: 'number', describe: 'explore with N worker threads (default 1): path prefixes handed to idle workers, tests numbered once in one output directory; run.stats/run.istats/coverage.lcov are not written then' },
 };
 
@@ -62,7 +69,7 @@ const CHECK_OPTIONS: Table = {
   'check-div-zero': { type: 'boolean', describe: 'report divisions by zero (default true)' },
   'check-overshift': { type: 'boolean', describe: 'report shifts by at least the bit width (default true)' },
   'emit-all-errors': { type: 'boolean', describe: 'a test for every error, not one per (instruction, message)' },
-  'exit-on-error-type': { type: 'string', describe: `stop at the first error of these kinds: ${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')}` },
+  'exit-on-error-type': { type: 'string', describe: `stop at the first error of these kinds: ${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')} (repeatable)`, repeatable: true },
   'exit-on-error': { type: 'boolean', describe: 'stop at the first error, without tests for the other states, and exit with status 1' },
   'overshift-at': {
     type: 'string',
@@ -107,11 +114,13 @@ const ARRAY_OPTIONS: Table = {
 const MERGING_OPTIONS: Table = {
   'state-merging': { type: 'string', describe: 'merge states automatically: none (default), static (topological order, merge at joins), dynamic (fast-forward states about to meet a similar one)' },
   'qce-alpha': { type: 'string', describe: 'query count estimation threshold α: variables whose estimated queries exceed α·Qt keep states apart (default 1e-12; inf merges all)' },
+  'qce-scope': { type: 'string', describe: "QCE: the queries α is a fraction of: frame (each frame's own, default) or stack (the paper's global count)" },
+  'qce-ite-term': { type: 'boolean', describe: "QCE's ite term: a hot variable that feeds memory addresses must not become an ite (default true; false: the paper's prototype)" },
   'qce-beta': { type: 'number', describe: 'QCE: probability that a branch side is feasible (default 0.8)' },
   'qce-kappa': { type: 'number', describe: 'QCE: trip count assumed for loops (default 10)' },
   'dsm-delta': { type: 'number', describe: 'dynamic merging: history length in basic blocks (default 8)' },
   'merge-witness-tests': { type: 'boolean', describe: 'automatic merging: a test for each merged-in path that covered new code (default true)' },
-  'debug-log-merge': { type: 'boolean', describe: 'log every merge and refused merge (with the reason) to messages.txt' },
+  'debug-log-merge': { type: 'boolean', describe: 'log every merge and refused merge (with the reason) to messages.txt: automatic merging, and klee_open_merge/klee_close_merge under --use-merge' },
   'max-state-multiplicity': { type: 'number', describe: 'do not merge into states standing for more paths than this (default: no limit)' },
 };
 

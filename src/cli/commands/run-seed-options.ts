@@ -13,8 +13,8 @@ import type { RunOptionSpec } from './run-options.js';
 import { parseTimeSpan } from './time-span.js';
 
 export const SEED_OPTIONS: Record<string, RunOptionSpec> = {
-  'seed-file': { type: 'string', describe: 'a .ktest whose values the states follow first (repeatable)', aliases: ['seed-out'] },
-  'seed-dir': { type: 'string', describe: 'a directory whose .ktest files are all seeds (repeatable; e.g. an earlier output directory)', aliases: ['seed-out-dir'] },
+  'seed-file': { type: 'string', describe: 'a .ktest whose values the states follow first (repeatable)', aliases: ['seed-out'], repeatable: true },
+  'seed-dir': { type: 'string', describe: 'a directory whose .ktest files are all seeds (repeatable; e.g. an earlier output directory)', aliases: ['seed-out-dir'], repeatable: true },
   'only-replay-seeds': { type: 'boolean', describe: 'no paths but the seeded ones: a branch the seeds do not take is not explored' },
   'only-seed': { type: 'boolean', describe: 'stop when the seeds are done; the states that left them end with a test each' },
   'named-seed-matching': { type: 'boolean', describe: 'match symbolic objects to seed objects by name, not position' },

@@ -79,6 +79,8 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   overshiftAt?: string;
   dumpStatesOnHalt?: boolean;
   useMerge?: boolean;
+  useIncompleteMerge?: boolean;
+  debugLogIncompleteMerge?: boolean;
   solverBackend?: string;
   useIndependentSolver?: boolean;
   useCexCache?: boolean;
@@ -100,6 +102,8 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   // state merging (paper 001)
   stateMerging?: string;
   qceAlpha?: string;
+  qceScope?: string;
+  qceIteTerm?: boolean;
   qceBeta?: number;
   qceKappa?: number;
   dsmDelta?: number;
@@ -167,6 +171,8 @@ function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
     quantifiedLoops: argv.quantifiedLoops,
     validateQuantifiedMerges: argv.debugValidateSolver,
     qceAlpha: alpha,
+    qceScope: choice(argv.qceScope, ['stack', 'frame'] as const, 'qce-scope'),
+    qceIteTerm: argv.qceIteTerm,
     qceBeta: argv.qceBeta,
     qceKappa: argv.qceKappa,
     dsmDelta: argv.dsmDelta,
@@ -257,9 +263,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     if (conflict !== null) throw new UsageError(conflict);
     const logs = queryLogs(argv.useQueryLog);
     for (const note of notedOptionWarnings(argv as unknown as Record<string, unknown>)) warnLine(note);
-    if (klee.optimizeArray === 'index' || klee.optimizeArray === 'all') {
-      warnLine(`--optimize-array=${klee.optimizeArray}: KLEE's index-based rewriting is not implemented${klee.optimizeArray === 'all' ? '; the value-based one is applied' : '; reads stay array reads'}`);
-    }
+    if ((argv.useIncompleteMerge === true || argv.debugLogIncompleteMerge === true) && argv.useMerge !== true) warnLine('--use-incomplete-merge: has no effect without --use-merge');
     for (const n of list(argv.exitOnErrorType)) {
       if (EXIT_ON_ERROR_NAMES[n] === undefined) throw new UsageError(`--exit-on-error-type: unknown error type '${n}' (${Object.keys(EXIT_ON_ERROR_NAMES).join(', ')})`);
     }
@@ -289,6 +293,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       ilpPrecheck: argv.ilpPrecheck,
       ilpPrecheckBudget: precheckBudget(argv),
       z3ConstantArrays: choice(argv.z3ConstantArrays, CONSTANT_ARRAYS, 'z3-constant-arrays'),
+      // index and all are rewrites in the chain; value is done when memory is read
+      arrayOptimization: klee.optimizeArray === 'index' || klee.optimizeArray === 'all' ? klee.optimizeArray : undefined,
       quantifiers: choice(argv.mergeMode, MERGE_MODES, 'merge-mode') === 'quantified',
       quantifierOptions: {
         strip: argv.quantifierStripping,
@@ -353,6 +359,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         overshiftAt: choice(argv.overshiftAt, ['auto', 'shift', 'use'] as const, 'overshift-at'),
         dumpStatesOnHalt: argv.dumpStatesOnHalt,
         useMerge: argv.useMerge,
+        useIncompleteMerge: argv.useIncompleteMerge,
+        debugLogIncompleteMerge: argv.debugLogIncompleteMerge,
         ...mergingOptions(argv),
         ...addressingOptions(argv),
         libc: loaded.libc,

@@ -15,12 +15,21 @@ import { mergeBlocker } from './core.js';
 /** Which states are worth merging (beyond being compatible). */
 export interface Similarity {
   similar(a: ExecutionState, b: ExecutionState): boolean;
+  /** After a refusal: 'ite' when the refused merge would have made an ite of an ite-hot variable (QCE's ite term). */
+  readonly lastRefusal?: 'concrete' | 'ite';
   /**
    * Equal for similar states whose relevant values are all concrete (a cheap first filter);
    * the lowest bit set when a relevant value is symbolic (states of different hashes can be
    * similar only if one of them has it set).
    */
   hash?(st: ExecutionState): number;
+}
+
+/** The top frame's function and source line (merge logs). */
+function where(st: ExecutionState): string {
+  const f = st.stack[st.stack.length - 1]!;
+  const ki = f.kf.insts[st.pc];
+  return `${f.kf.name}${ki !== undefined && ki.line > 0 ? `:${ki.line}` : ''}`;
 }
 
 export const MERGE_ALWAYS: Similarity = { similar: () => true };
@@ -35,6 +44,8 @@ const OTHER_CANDIDATES = 8;
 export interface MergeAttemptCounters {
   /** Compatible states at the same location that the similarity relation kept apart. */
   refusedBySimilarity: number;
+  /** Of those, checked pairs refused by QCE's ite term (an ite-hot variable would become an ite). */
+  refusedByIte: number;
   /** States at the same location that could not merge (different objects, arrays, …). */
   incompatible: number;
   /** Merges refused because the result would stand for more than --max-state-multiplicity paths. */
@@ -45,7 +56,7 @@ export class MergePoints {
   /** States standing at each location, by similarity hash. */
   private readonly byLocation = new Map<string, Map<number, Set<ExecutionState>>>();
   private readonly placeOf = new Map<ExecutionState, { key: string; hash: number }>();
-  readonly counters: MergeAttemptCounters = { refusedBySimilarity: 0, incompatible: 0, refusedByMultiplicity: 0 };
+  readonly counters: MergeAttemptCounters = { refusedBySimilarity: 0, refusedByIte: 0, incompatible: 0, refusedByMultiplicity: 0 };
 
   constructor(
     private readonly similarity: Similarity,
@@ -108,10 +119,12 @@ export class MergePoints {
     }
     if (!this.similarity.similar(other, st)) {
       this.counters.refusedBySimilarity++;
-      this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: a hot variable differs`);
+      const ite = this.similarity.lastRefusal === 'ite';
+      if (ite) this.counters.refusedByIte++;
+      this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: ${ite ? 'an ite-hot variable would become an ite' : 'a hot variable differs'}`);
       return false;
     }
-    this.log?.(`state ${st.id} merged into ${other.id} at ${key}`);
+    this.log?.(`state ${st.id} merged into ${other.id} at ${key} (${where(st)})`);
     this.merge(other, st);
     return true;
   }

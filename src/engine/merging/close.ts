@@ -18,6 +18,10 @@ export function closeMergeRegion(ex: Executor, st: ExecutionState): void {
   g.closed.set(key, list);
   st.yieldStep = true;
   g.running--;
+  g.open.delete(st);
+  ex.mergeDistances.record(g, st, false);
+  const log = ex.opts.debugLogMerge ? (l: string): void => ex.message(l) : null;
+  log?.(`close merge: state ${st.id} of region ${g.id} at ${st.top.kf.name}`);
   let mergedInto: ExecutionState | null = null;
   // a quantified region's leaves merge together at its release (merging/quantified/)
   if (g.quantified === null) for (const other of list) {
@@ -25,9 +29,11 @@ export function closeMergeRegion(ex: Executor, st: ExecutionState): void {
       // KLEE's manual merging writes one test per merged state: no witness tests (as KLEE)
       mergeInto(ex, other, st, ex.mergeCounters);
       mergedInto = other;
+      log?.(`merge: state ${st.id} merged into state ${other.id}`);
       break;
     }
   }
+  if (mergedInto === null) log?.(`merge: state ${st.id} waits (${list.length === 0 ? 'first at this close' : 'no compatible state waiting'})`);
   if (mergedInto !== null) {
     // the merged-away state ends quietly (KLEE: terminateStateEarlyAlgorithm "merged state.")
     st.openMergeStack.push(g); // terminate() leaves the group; undo the decrement first

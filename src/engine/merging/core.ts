@@ -118,7 +118,15 @@ export interface MergeCounters {
  * Merge b into a, which then stands for both paths; b must be ended by the caller (it is
  * left untouched). Call only when mergeBlocker(a, b) is null.
  */
-export function mergeInto(ex: Executor, a: ExecutionState, b: ExecutionState, counters?: MergeCounters, witnesses?: WitnessEvents): void {
+export function mergeInto(
+  ex: Executor,
+  a: ExecutionState,
+  b: ExecutionState,
+  counters?: MergeCounters,
+  witnesses?: WitnessEvents,
+  /** --debug-log-merge: receives what became an ite (registers by frame, memory bytes by object). */
+  notes?: string[],
+): void {
   const ca = a.constraints.toArray();
   const cb = b.constraints.toArray();
   // states forked from one ancestor share their path condition's prefix, element for element
@@ -155,9 +163,10 @@ export function mergeInto(ex: Executor, a: ExecutionState, b: ExecutionState, co
         }
         fa.regs[r] = pick(va, vb, t);
         ites++;
+        notes?.push(`${fa.kf.name}:r${r}${typeof va === 'object' || typeof vb === 'object' ? '' : '(concrete)'}`);
       }
     }
-    ites += mergeMemory(a, b, (x, y) => (aWhenSel ? builder.select(sel, x, y) : builder.select(sel, y, x)));
+    ites += mergeMemory(a, b, (x, y) => (aWhenSel ? builder.select(sel, x, y) : builder.select(sel, y, x)), notes);
     a.console = aWhenSel ? mergeConsole(sel, a.console, b.console) : mergeConsole(sel, b.console, a.console);
   }
   // the paths of each side that covered new code since its last merge keep a test of their
@@ -211,7 +220,7 @@ export function liveRegisters(st: ExecutionState, i: number): (r: number) => boo
 }
 
 /** Differing bytes of the objects both states bind become ites (`choose(a's, b's)`) in a's copy. */
-function mergeMemory(a: ExecutionState, b: ExecutionState, choose: (x: Expr, y: Expr) => Expr): number {
+function mergeMemory(a: ExecutionState, b: ExecutionState, choose: (x: Expr, y: Expr) => Expr, notes?: string[]): number {
   let ites = 0;
   const nb = b.memory.bindings();
   const na = a.memory.bindings();
@@ -231,6 +240,7 @@ function mergeMemory(a: ExecutionState, b: ExecutionState, choose: (x: Expr, y: 
       const qe = typeof q === 'number' ? builder.constant(q, 8) : q;
       w.write8(i, choose(pe, qe));
       ites++;
+      if (notes !== undefined && (i === 0 || osa.read8(i - 1) === osb.read8(i - 1) || notes.length === 0)) notes.push(`${x.mo.allocInfo()}+${i}${typeof p === 'number' && typeof q === 'number' ? '(concrete)' : ''}`);
     }
   }
   return ites;

@@ -23,8 +23,15 @@ export interface QuantifiedRegion {
 export class MergeGroup {
   /** Live, running states whose innermost open region is this one. */
   running = 0;
+  /** Those states (for --use-incomplete-merge, which picks among them). */
+  readonly open = new Set<ExecutionState>();
   /** Paused states, by the pc (function name + index) of their klee_close_merge (or the loop exit). */
   readonly closed = new Map<string, ExecutionState[]>();
+  /** The opening state's instruction count at klee_open_merge (KLEE's MergeHandler::openInstruction). */
+  openInstruction = 0;
+  /** States that reached klee_close_merge, and the mean of their instruction distances from the open. */
+  closedCount = 0;
+  closedMean = 0;
 
   constructor(
     readonly id: number,

@@ -71,6 +71,12 @@ export class FunctionQce {
 
   /** Variables the returned value depends on (their later uses are the caller's). */
   readonly returnDeps = new Set<number>();
+  /**
+   * Variables that may feed the address of a memory access through a pointer that is not a
+   * constant offset, here or in a callee (path-insensitive): an ite in such a variable makes
+   * every access through it a symbolic-address read (QCE's ite term, similarity.ts).
+   */
+  readonly addressDeps = new Set<number>();
 
   constructor(
     readonly kf: KFunction,
@@ -151,16 +157,16 @@ export class FunctionQce {
     };
     const sizeOf = (v: Value): number => Math.max(1, Number(km.dl.typeStoreSize(v.type)));
     /** Per block, the queries: a register whose closure they depend on, or a call's counts. */
-    const rawSites: { pc: number; on: number; call?: CallInst }[][] = fn.blocks.map(() => []);
+    const rawSites: { pc: number; on: number; call?: CallInst; address?: boolean }[][] = fn.blocks.map(() => []);
     const pcOf = new Map<unknown, number>();
     for (const ki of kf.insts) pcOf.set(ki.inst, ki.index);
     fn.blocks.forEach((bb, b) => {
       for (const inst of bb.insts) {
         const r = reg(inst);
         const pc = pcOf.get(inst) ?? -1;
-        const site = (on: Value): void => {
+        const site = (on: Value, address = false): void => {
           const x = reg(on);
-          if (x >= 0 && pc >= 0) rawSites[b]!.push({ pc, on: x });
+          if (x >= 0 && pc >= 0) rawSites[b]!.push({ pc, on: x, address });
         };
         switch (inst.opcode) {
           case Opcode.Phi: {
@@ -174,7 +180,7 @@ export class FunctionQce {
             if (root !== null) addDep(r, this.cellId(root, sizeOf(inst)));
             else {
               addDep(r, reg(p));
-              site(p);
+              site(p, true);
             }
             break;
           }
@@ -182,7 +188,7 @@ export class FunctionQce {
             const st = inst as StoreInst;
             const root = rootOf(st.pointer);
             if (root !== null) addDep(this.cellId(root, sizeOf(st.value)), reg(st.value));
-            else site(st.pointer);
+            else site(st.pointer, true);
             break;
           }
           case Opcode.Br:
@@ -201,6 +207,9 @@ export class FunctionQce {
               const f = callee as Function;
               if (f.name === 'klee_assume' && args[0] !== undefined) site(args[0]);
               else if (!f.isDeclaration && pc >= 0) rawSites[b]!.push({ pc, on: -1, call });
+              // an intrinsic or external that takes a pointer (memcpy, memset, …) accesses memory through it
+              else if (f.isDeclaration && !f.name.startsWith('llvm.dbg.') && !f.name.startsWith('llvm.lifetime.'))
+                for (const a of args) if (a.type.isPointer() && rootOf(a) === null) site(a, true);
             } else site(callee);
             break;
           }
@@ -237,6 +246,12 @@ export class FunctionQce {
         if (r >= 0) for (const v of closure(r)) this.returnDeps.add(v);
       }
     }
+    for (const block of rawSites) {
+      for (const s of block) {
+        if (s.address === true) for (const v of closure(s.on)) this.addressDeps.add(v);
+        else if (s.call !== undefined) this.calleeAddresses(km, s.call, reg, closure);
+      }
+    }
     const local: Counts[] = [];
     fn.blocks.forEach((_bb, b) => {
       const sites: { pc: number; c: Counts }[] = [];
@@ -259,6 +274,22 @@ export class FunctionQce {
     const cfg = functionOrder(kf).cfg;
     const trips = tripCounts(kf, cfg);
     this.counts = computeCounts(cfg, local, { beta: params.beta, tripCount: (l) => trips.get(l) ?? params.kappa });
+  }
+
+  /** The caller's variables that feed a callee's addresses: through its parameters and global cells. */
+  private calleeAddresses(km: KModule, call: CallInst, reg: (v: Value) => number, closure: (v: number) => number[]): void {
+    const ckf = km.kfunction(call.callee as Function);
+    const callee = ckf === undefined ? null : this.analysis.of(ckf);
+    if (callee === null) return;
+    call.ops.slice(0, -1).forEach((a, i) => {
+      const r = reg(a);
+      if (r >= 0 && callee.addressDeps.has(ckf!.argBase + i)) for (const v of closure(r)) this.addressDeps.add(v);
+    });
+    for (const v of callee.addressDeps) {
+      if (!callee.isCell(v)) continue;
+      const cell = callee.cell(v);
+      if (cell.global !== null) this.addressDeps.add(this.cellId({ alloca: -1, global: cell.global, offset: cell.offset }, cell.size));
+    }
   }
 
   /** What a call adds: the callee's entry counts, mapped onto the caller's variables. */

@@ -29,7 +29,7 @@ export function setUpStateMerging(ex: Executor): MergingSetup {
   const kind = ex.opts.stateMerging;
   if (kind === 'none') return { searcher: (base) => base() };
   const o = ex.opts;
-  const qce = o.qceAlpha === Infinity ? null : new QceSimilarity(ex, new QceAnalysis(ex.km, { alpha: o.qceAlpha, beta: o.qceBeta, kappa: o.qceKappa }));
+  const qce = o.qceAlpha === Infinity ? null : new QceSimilarity(ex, new QceAnalysis(ex.km, { alpha: o.qceAlpha, beta: o.qceBeta, kappa: o.qceKappa }), { scope: o.qceScope, iteTerm: o.qceIteTerm });
   const similarity: Similarity = qce ?? MERGE_ALWAYS;
   const mergedAway = new WeakSet<ExecutionState>();
   const oracle: LocationOracle<ExecutionState> = {
@@ -42,7 +42,9 @@ export function setUpStateMerging(ex: Executor): MergingSetup {
   ex.mergePoints = new MergePoints(
     similarity,
     (a, b) => {
-      mergeInto(ex, a, b, ex.mergeCounters, o.mergeWitnessTests ? ex.witnessEvents : undefined);
+      const notes: string[] | undefined = o.debugLogMerge ? [] : undefined;
+      mergeInto(ex, a, b, ex.mergeCounters, o.mergeWitnessTests ? ex.witnessEvents : undefined, notes);
+      if (notes !== undefined && notes.length > 0) ex.message(`  ites: ${notes.slice(0, 12).join(', ')}${notes.length > 12 ? `, … (${notes.length})` : ''}`);
       mergedAway.add(b);
     }, ex.opts.maxStateMultiplicity, o.debugLogMerge ? (l) => ex.message(l) : null);
   return {

@@ -10,6 +10,23 @@
  * adds the callers'). A register counts only where it is live. The hot set depends only on the
  * location, so it is kept per location key. `hash` is DSM's h: a hash of the hot variables'
  * values with every symbolic value mapped to one mark (§4.3).
+ *
+ * The ite term (the digest's §3.4, Eq. 7: (ζ−1)·max Qite + max Qadd < Qt/σ, which the paper's
+ * prototype dropped), with ζ large for one kind of query, ζ = 1 for the rest: a hot variable
+ * that feeds memory addresses (FunctionQce.addressDeps) is ite-hot, and two states whose
+ * values of it differ with a symbolic side (s1[v] ≠s s2[v]) stay apart too. Without it, one
+ * merge makes a pointer symbolic and every later state merges into it ("symbolic in one
+ * state"), so each access through it is a read at an ite-chain index (coreutils: 10–450 ms in
+ * z3 each, where unmerged states read at constant offsets). Arithmetic ites (the paper's
+ * `sleep` accumulation) still merge.
+ *
+ * Scope: the paper's Qt is the global count (this frame's and every caller's return site's).
+ * Under Eq. 3 counts grow as (2β)^branches, so in a real program the callers' counts dwarf a
+ * callee's (basename's Qt saturates at 1e300 in last_component) and no callee variable is ever
+ * hot at α = 1e-12; scope 'frame' compares each frame's variables with the queries that frame
+ * still makes (its callees' and its returned value's uses included). Even a frame's own count
+ * saturates when it calls into large code (basename's base_name: 8e299, through malloc), so the
+ * ite term does not compare counts: a live variable that feeds an address is hot.
  */
 import type { Expr } from '../../expr/expr.js';
 import type { Executor } from '../executor.js';
@@ -26,6 +43,16 @@ interface FrameHot {
   frame: number;
   fq: FunctionQce;
   vars: number[];
+  /** Per variable: ite-hot (its count exceeds iteAlpha·Qt: it must not become an ite). */
+  ite: boolean[];
+}
+
+/** Run-time choices of the relation (--qce-scope, --qce-ite-term). */
+export interface QceRuntimeOptions {
+  /** Qt of the hot test: the whole call stack's (the paper's global count) or the variable's frame's. */
+  scope: 'stack' | 'frame';
+  /** Whether a hot variable feeding memory addresses must not become an ite. */
+  iteTerm: boolean;
 }
 
 /** What a variable holds in a state: a concrete value, or SYMBOLIC. */
@@ -37,10 +64,13 @@ export class QceSimilarity implements Similarity {
   private readonly hotAt = new Map<string, FrameHot[]>();
   /** Hot variables seen (statistics). */
   lastHotCount = 0;
+  /** Why the last refused pair was refused: a hot variable's concrete values differ, or an ite-hot one would become an ite. */
+  lastRefusal: 'concrete' | 'ite' = 'concrete';
 
   constructor(
     private readonly ex: Executor,
     private readonly analysis: QceAnalysis,
+    private readonly options: QceRuntimeOptions = { scope: 'stack', iteTerm: false },
   ) {}
 
   /** The hot variables of each frame of st's location. */
@@ -58,31 +88,45 @@ export class QceSimilarity implements Similarity {
       frames.push({ frame: i, fq, pc });
       if (fq !== null && pc < kf.insts.length) qt += fq.countsAt(pc).qt;
     }
-    const threshold = this.analysis.params.alpha * qt;
+    const alpha = this.analysis.params.alpha;
     h = [];
-    // what the caller will do with a frame's return value: its count at the return site
+    // what the caller will do with a frame's return value: its count at the return site, and
+    // whether it feeds an address there
     let returned = 0;
+    let returnedAddress = false;
     for (let i = 0; i < frames.length; i++) {
       const { frame, fq, pc } = frames[i]!;
       const callerReturned = returned;
+      const callerAddress: boolean = returnedAddress;
       returned = 0;
+      returnedAddress = false;
       if (fq === null || pc >= fq.kf.insts.length) continue;
       const counts = fq.countsAt(pc);
       if (i + 1 < frames.length) {
         const dest = fq.kf.insts[pc - 1]?.dest ?? -1; // the call this frame waits in
-        if (dest >= 0) returned = counts.get(dest) + (fq.returnDeps.has(dest) ? callerReturned : 0);
+        if (dest >= 0) {
+          const passes = fq.returnDeps.has(dest);
+          returned = counts.get(dest) + (passes ? callerReturned : 0);
+          returnedAddress = fq.addressDeps.has(dest) || (passes && callerAddress);
+        }
       }
+      // 'frame': against the queries this frame still makes (its callees' and its returned
+      // value's included), not the rest of the program's, which dwarf a callee's at any α
+      const threshold = alpha * (this.options.scope === 'frame' ? counts.qt + callerReturned : qt);
       const live = livenessOf(fq.kf).liveAt(pc);
-      const vars: number[] = [];
+      const found: { v: number; ite: boolean }[] = [];
       const consider = (v: number, q: number): void => {
-        if (!(q > threshold)) return;
+        // with the ite term, a variable that feeds addresses is hot at any count (ζ ≫ 1 for
+        // symbolic addresses; the counts saturate in real programs, see above)
+        const address = this.options.iteTerm && q > 0 && (fq.addressDeps.has(v) || (callerAddress && fq.returnDeps.has(v)));
+        if (!(q > threshold) && !address) return;
         if (fq.isCell(v) ? !fq.cellLive(pc, v) : !live.has(v)) return;
-        vars.push(v);
+        found.push({ v, ite: address });
       };
       for (const [v, q] of counts.add) consider(v, q + (callerReturned > 0 && fq.returnDeps.has(v) ? callerReturned : 0));
       if (callerReturned > 0) for (const v of fq.returnDeps) if (!counts.add.has(v)) consider(v, callerReturned);
-      vars.sort((a, b) => a - b);
-      h.push({ frame, fq, vars });
+      found.sort((a, b) => a.v - b.v);
+      h.push({ frame, fq, vars: found.map((x) => x.v), ite: found.map((x) => x.ite) });
     }
     this.hotAt.set(key, h);
     return h;
@@ -92,15 +136,20 @@ export class QceSimilarity implements Similarity {
     const hot = this.hot(a);
     let n = 0;
     for (let i = 0; i < hot.length; i++) {
-      const { frame, fq, vars } = hot[i]!;
-      for (const v of vars) {
+      const { frame, fq, vars, ite } = hot[i]!;
+      for (let k = 0; k < vars.length; k++) {
+        const v = vars[k]!;
         n++;
         const x = this.observe(a, frame, fq, v);
-        if (x === SYMBOLIC) continue;
         const y = this.observe(b, frame, fq, v);
-        if (y === SYMBOLIC) continue;
-        if (x !== y) {
-          this.lastHotCount = n;
+        if (x !== SYMBOLIC && y !== SYMBOLIC) {
+          if (x === y) continue;
+          this.refuse(n, 'concrete');
+          return false;
+        }
+        // ≠s: symbolic on a side; only an ite-hot variable must then be the same expression in both
+        if (ite[k]! && this.observe(a, frame, fq, v, true) !== this.observe(b, frame, fq, v, true)) {
+          this.refuse(n, 'ite');
           return false;
         }
       }
@@ -109,12 +158,21 @@ export class QceSimilarity implements Similarity {
     return true;
   }
 
-  /** The hot variables' values (null where symbolic), in a fixed order per location: DSM's history entries. */
+  private refuse(n: number, why: 'concrete' | 'ite'): void {
+    this.lastHotCount = n;
+    this.lastRefusal = why;
+  }
+
+  /**
+   * The hot variables' values (null where symbolic, a wildcard; an ite-hot variable's symbolic
+   * value is its expression, which only the same expression matches), in a fixed order per
+   * location: DSM's history entries.
+   */
   values(st: ExecutionState): (string | number | bigint | null)[] {
     const out: (string | number | bigint | null)[] = [];
-    for (const { frame, fq, vars } of this.hot(st)) {
-      for (const v of vars) {
-        const x = this.observe(st, frame, fq, v);
+    for (const { frame, fq, vars, ite } of this.hot(st)) {
+      for (let k = 0; k < vars.length; k++) {
+        const x = this.observe(st, frame, fq, vars[k]!, ite[k]!);
         out.push(x === SYMBOLIC ? null : x === ABSENT ? '-' : x);
       }
     }
@@ -124,7 +182,7 @@ export class QceSimilarity implements Similarity {
   /**
    * DSM's h over the hot variables: equal for similar states with no symbolic hot variable.
    * The lowest bit says whether a hot variable was symbolic (only then can a state of another
-   * hash be similar).
+   * hash be similar); an ite-hot variable's symbolic value is hashed as its expression.
    */
   hash(st: ExecutionState): number {
     let star = 0;
@@ -133,9 +191,10 @@ export class QceSimilarity implements Similarity {
       for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
     };
     const hot = this.hot(st);
-    for (const { frame, fq, vars } of hot) {
-      for (const v of vars) {
-        const x = this.observe(st, frame, fq, v);
+    for (const { frame, fq, vars, ite } of hot) {
+      for (let k = 0; k < vars.length; k++) {
+        const v = vars[k]!;
+        const x = this.observe(st, frame, fq, v, ite[k]!);
         if (x === SYMBOLIC) star = 1;
         mix(`${v}=${x === SYMBOLIC ? '*' : x === ABSENT ? '-' : String(x)};`);
       }
@@ -143,10 +202,14 @@ export class QceSimilarity implements Similarity {
     return ((h & ~1) | star) >>> 0;
   }
 
-  private observe(st: ExecutionState, frame: number, fq: FunctionQce, v: number): Observed {
+  /**
+   * v's value in st: concrete, or SYMBOLIC; with `exact`, a symbolic value is its expressions'
+   * identity instead (hash-consed: equal expressions, equal keys).
+   */
+  private observe(st: ExecutionState, frame: number, fq: FunctionQce, v: number, exact = false): Observed {
     const f = st.stack[frame];
     if (f === undefined) return ABSENT;
-    if (!fq.isCell(v)) return observeVal(f.regs[v]);
+    if (!fq.isCell(v)) return observeVal(f.regs[v], exact);
     const cell = fq.cell(v);
     let base: number;
     if (cell.global !== null) {
@@ -164,26 +227,27 @@ export class QceSimilarity implements Similarity {
     let s = '';
     for (let i = 0; i < cell.size && off + i < node.os.size; i++) {
       const byte = node.os.read8(off + i);
-      if (typeof byte !== 'number') return SYMBOLIC;
-      s += `${byte},`;
+      if (typeof byte !== 'number') {
+        if (!exact) return SYMBOLIC;
+        s += `e${byte.id},`;
+      } else s += `${byte},`;
     }
     return s;
   }
 }
 
-function observeVal(x: Val | undefined): Observed {
+function observeVal(x: Val | undefined, exact: boolean): Observed {
   if (x === undefined) return ABSENT;
   if (typeof x === 'number') return Number.isNaN(x) ? 'NaN' : Object.is(x, -0) ? '-0' : x;
   if (typeof x === 'bigint') return x;
   if (Array.isArray(x)) {
     let s = '[';
     for (const e of x) {
-      const o = observeVal(e);
+      const o = observeVal(e, exact);
       if (o === SYMBOLIC) return SYMBOLIC;
       s += `${String(o)},`;
     }
     return `${s}]`;
   }
-  void (x as Expr);
-  return SYMBOLIC;
+  return exact ? `e${(x as Expr).id}` : SYMBOLIC;
 }

@@ -8,7 +8,7 @@ export function formatMergingSummary(m: MergingSummary): string {
   const lines = [
     `merged states = ${m.merges}`,
     `path multiplicity = ${m.pathMultiplicity}`,
-    `merges refused by QCE = ${m.refusedBySimilarity}`,
+    `merges refused by QCE = ${m.refusedBySimilarity} (by its ite term: ${m.refusedByIte})`,
     `incompatible states at a merge point = ${m.incompatible}`,
     `queries of merged states = ${m.mergedStateQueries}`,
   ];

@@ -1,7 +1,7 @@
 /**
  * Assembles the layers over a core solver, in DESIGN.md's order (outermost first):
  *
- *   [validating] → [quantifiers] → fast-top → independence → query cache → counterexample cache → fast → core
+ *   [validating] → [array-opt] → [quantifiers] → fast-top → independence → query cache → counterexample cache → fast → core
  *
  * which is KLEE's (ConstructSolverChain.cpp: cex cache over the core, then the branch cache,
  * then the independent solver, and the validating solver outermost, checking the whole chain
@@ -38,6 +38,10 @@
  * (`ilp`, see createSolver); the encoding in 'typed-interval' mode without the pre-check
  * computes its intervals itself by exact propagation.
  *
+ * KLEE's --optimize-array=index|all (array-opt.ts, `arrayOptimization`) rewrites every
+ * expression of a query first, so the caches and the backend see the rewritten ones; the
+ * validating layer above it checks the rewrite against the raw core.
+ *
  * Paper 000's quantified-query layer (../quantifiers.ts, `quantifiers`) heads the chain when
  * states may be merged with quantifiers (--merge-mode=quantified): quantifier-free queries
  * pass straight through it; its stage 4 asks `quantifierBackend` (default: the core).
@@ -60,6 +64,7 @@ import { analyse } from '../ilp/analysis.js';
 import type { HighsIlp } from '../ilp/highs-ilp.js';
 import type { PrecheckBudget } from '../ilp/budget.js';
 import { QuantifiedQuerySolver, type QuantifierOptions } from '../quantifiers.js';
+import { ArrayOptSolver, type ArrayOptMode } from './array-opt.js';
 
 export type ArrayEncoding = 'backend' | 'axioms';
 
@@ -106,6 +111,8 @@ export interface ChainOptions {
   quantifierOptions?: QuantifierOptions;
   /** Its stage-4 solver (owned by the chain); default the core. */
   quantifierBackend?: Solver;
+  /** KLEE's --optimize-array done in the chain: 'index', or 'all' (index, else value-based); 'none' (default) leaves queries alone. */
+  arrayOptimization?: 'none' | ArrayOptMode;
 }
 
 export const DEFAULT_CHAIN_OPTIONS = {
@@ -156,6 +163,7 @@ export function assembleChain(core: Solver, opts: ChainOptions = {}): Solver {
   // goes down, to be sliced by independence and searched by the lower fast layer.
   if (o.useFastSolver) s = new FastSolver(s, { name: 'fast-top', searchBudget: FAST_TOP_BUDGET });
   if (o.quantifiers) s = new QuantifiedQuerySolver(s, opts.quantifierBackend ?? core, opts.quantifierOptions, opts.quantifierBackend !== undefined);
+  if (opts.arrayOptimization === 'index' || opts.arrayOptimization === 'all') s = new ArrayOptSolver(s, opts.arrayOptimization);
   if (o.debugValidateSolver) {
     const oracle = opts.validationOracle ?? core;
     s = new ValidatingSolver(s, oracle, oracle !== core);

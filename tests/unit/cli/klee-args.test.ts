@@ -53,6 +53,40 @@ describe('KLEE option spellings', () => {
     expect(() => norm('-max-forks')).toThrow('-max-forks: --max-forks needs a value');
   });
 
+  it('refuses an option given twice, of every type, as LLVM does for a cl::opt', () => {
+    const twice = 'may only occur zero or one times';
+    expect(() => norm('--max-solver-time=1s', '--max-solver-time=2s', 'prog.bc')).toThrow(`--max-solver-time=2s: --max-solver-time ${twice} (already given as '--max-solver-time=1s')`);
+    expect(() => norm('-max-forks=1', '--max-forks', '2', 'prog.bc')).toThrow(`--max-forks ${twice}`);
+    expect(() => norm('-emit-all-errors', '--emit-all-errors=false', 'prog.bc')).toThrow(`--emit-all-errors ${twice}`);
+    expect(() => norm('--use-cex-cache', '--no-use-cex-cache', 'prog.bc')).toThrow(`--use-cex-cache ${twice}`);
+    // an alias is the same option
+    expect(() => norm('--seed=1', '--rng-initial-seed=2', 'prog.bc')).toThrow(`--seed ${twice}`);
+    // every non-repeatable row of the table, each type
+    for (const [name, spec] of Object.entries(RUN_OPTIONS)) {
+      if (spec.repeatable === true) continue;
+      const w = spec.type === 'boolean' ? `--${name}` : `--${name}=1`;
+      expect(() => norm(w, w, 'prog.bc')).toThrow(`--${name} ${twice}`);
+    }
+  });
+
+  it("lets KLEE's list options repeat (each occurrence adds)", () => {
+    expect(norm('-search=dfs', '-search=bfs', 'p.bc')).toEqual(['run', '--search=dfs', '--search=bfs', 'p.bc', '--']);
+    expect(norm('--seed-file=a.ktest', '--seed-out=b.ktest', '--seed-dir=d', '--seed-dir=e', 'p.bc')).toEqual([
+      'run',
+      '--seed-file=a.ktest',
+      '--seed-file=b.ktest',
+      '--seed-dir=d',
+      '--seed-dir=e',
+      'p.bc',
+      '--',
+    ]);
+    const lists = Object.entries(RUN_OPTIONS)
+      .filter(([, s]) => s.repeatable === true)
+      .map(([n]) => n)
+      .sort();
+    expect(lists).toEqual(['debug-print-instructions', 'exit-on-error-type', 'function-alias', 'search', 'seed-dir', 'seed-file', 'use-query-log']);
+  });
+
   it('keeps global options and help as they are', () => {
     expect(separateProgramArgs(['--log-level', 'info', 'run', '-search', 'dfs', 'p.bc', '-x'])).toEqual(['--log-level', 'info', 'run', '--search=dfs', 'p.bc', '--', '-x']);
     expect(separateProgramArgs(['run', '-h'])).toEqual(['run', '-h']);

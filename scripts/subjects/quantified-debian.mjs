@@ -1,0 +1,253 @@
+#!/usr/bin/env node
+/**
+ * Quantified state merging (paper 000) on real library code from Debian source packages:
+ * json-c and libtasn1 (two of the paper's subjects), string-API drivers of our own
+ * (bench/quantified-debian/), BASE / CFG / PAT at a fixed time budget each.
+ *
+ *   node scripts/subjects/quantified-debian.mjs [--drivers a,b] [--bound 8] [--max-time 60]
+ *        [--modes base,cfg,pat] [--out DIR] [--cache DIR] [--clang clang-16]
+ *        [--tsklee-args "ARGS"] [--steps fetch,build,run,table]
+ *
+ * 1. fetch  `apt-get source json-c libtasn1-6` into the cache (--cache, $TSKLEE_SUBJECTS, else
+ *           ~/.cache/tsklee/subjects; needs a deb-src line)
+ * 2. build  each library twice (lib/debian-libs.mjs: tsklee cc → bitcode-carrying archive;
+ *           gcc --coverage → the replay archive), then each driver with -DN=BOUND: `tsklee cc`
+ *           → DRIVER.bc (driver + the library members it uses), gcc --coverage → DRIVER.cov
+ *           (both linked with tsklee's replay library, runtime/replay)
+ * 3. run    `tsklee run --libc=tsklee --only-output-states-covering-new --max-time=T` per driver
+ *           and mode, one at a time:
+ *             BASE --search=dfs; CFG --state-merging=static --qce-alpha=inf;
+ *             PAT  --search=dfs --merge-mode=quantified
+ *           then every test replayed natively on DRIVER.cov (KTEST_FILE, a GCOV_PREFIX per run)
+ *           and gcov line coverage of the driver's API file(s)
+ * 4. table  OUT/results.json and OUT/results.md: CPU seconds (user + system), completed
+ *           paths, tests, line coverage, quantified merges, and with --tsklee-args
+ *           "--debug-validate-solver" the quantified queries the validating layer checked.
+ * OUT defaults to /tmp/tsklee-quantified-debian.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fetchSource } from './lib/source.mjs';
+import { DRIVERS, LIBS } from './lib/debian-libs.mjs';
+import { gcovLines, totals } from './lib/gcov.mjs';
+import { SubjectError } from './lib/errors.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const TSKLEE = join(ROOT, 'bin', 'tsklee');
+const DRIVER_DIR = join(ROOT, 'bench', 'quantified-debian');
+const STEPS = ['fetch', 'build', 'run', 'table'];
+const MODE_ARGS = {
+  base: ['--search=dfs'],
+  cfg: ['--state-merging=static', '--qce-alpha=inf'],
+  pat: ['--search=dfs', '--merge-mode=quantified'],
+};
+const VALUED = new Set(['--drivers', '--bound', '--max-time', '--modes', '--out', '--cache', '--clang', '--tsklee-args', '--steps']);
+
+function parseArgs(argv) {
+  const o = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    if (!VALUED.has(flag)) throw new SubjectError(`unknown option ${a} (see the comment at the top of scripts/subjects/quantified-debian.mjs)`);
+    const v = inline ?? argv[++i];
+    if (v === undefined) throw new SubjectError(`${flag} needs a value`);
+    o[flag.slice(2).replace(/-(.)/g, (_, c) => c.toUpperCase())] = v;
+  }
+  return o;
+}
+
+function log(msg) {
+  process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+}
+
+function list(value, all, what) {
+  if (value === undefined) return all;
+  const names = value.split(',');
+  for (const n of names) if (!all.includes(n)) throw new SubjectError(`unknown ${what} ${n} (known: ${all.join(', ')})`);
+  return names;
+}
+
+/** DRIVER.bc and DRIVER.cov for one bound, in OUT/build-N/. */
+function buildDriver({ d, lib, srcDir, bound, dir, clang, replayLib }) {
+  const src = join(DRIVER_DIR, `${d.name}.c`);
+  const incs = (buildDir) => [...lib.includes(srcDir, buildDir).map((p) => `-I${p}`), `-I${join(ROOT, 'runtime', 'include')}`, `-DN=${bound}`];
+  const bc = join(dir, `${d.name}.bc`);
+  const cov = join(dir, `${d.name}.cov`);
+  const runtest = join(replayLib, 'libtskleeRuntest.a');
+  const cc = (cmd, args) => {
+    const r = spawnSync(cmd, args, { cwd: dir, encoding: 'utf8' });
+    if (r.status !== 0) throw new SubjectError(`${d.name}: ${cmd} failed: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}`);
+  };
+  cc(TSKLEE, ['cc', `--clang=${clang}`, '-g', '-O0', ...incs(`${srcDir}-bc`), src, lib.archive(`${srcDir}-bc`), runtest, '-o', join(dir, d.name)]);
+  cc('gcc', ['-g', '-O0', '--coverage', ...incs(`${srcDir}-gcov`), src, lib.archive(`${srcDir}-gcov`), runtest, '-o', cov]);
+  if (!existsSync(bc)) throw new SubjectError(`${d.name}: tsklee cc wrote no ${bc}`);
+  return { bc, cov };
+}
+
+/** `KLEE: done: NAME = V` and tsklee's quantified counters from OUT/info. */
+function readInfo(out) {
+  const info = existsSync(join(out, 'info')) ? readFileSync(join(out, 'info'), 'utf8') : '';
+  const num = (re) => Number(re.exec(info)?.[1] ?? NaN);
+  return {
+    halted: /Halted: HaltTimer/.test(info),
+    explored: num(/explored paths = (\d+)/),
+    completed: num(/completed paths = (\d+)/),
+    // KLEE's path multiplicity (kept in the JSON only: ite merging at loop heads counts a path
+    // again at every merge, so it is no count of distinct paths)
+    multiplicity: num(/path multiplicity = (\d+)/),
+    partial: num(/partially completed paths = (\d+)/),
+    quantifiedMerges: num(/quantified merges = (\d+)/),
+    mergedAway: num(/quantified merges = \d+ \((\d+) states merged away\)/),
+    // partitions that fell back to ite merging: invalid hash, > --max-patterns, no synthesis
+    fallbacks: (/fallbacks: hash (\d+), patterns (\d+), synthesis (\d+)/.exec(info)?.slice(1) ?? [NaN]).reduce((n, v) => n + Number(v), 0),
+  };
+}
+
+/** SolverLayerQuantifiers* and validating-layer query counts, last row of run.stats. */
+function solverCounts(out) {
+  const r = spawnSync(TSKLEE, ['stats', '--to-csv', out], { encoding: 'utf8' });
+  if (r.status !== 0) return {};
+  const rows = r.stdout.trim().split('\n');
+  if (rows.length < 2) return {};
+  const head = rows[0].split(',');
+  const last = rows[rows.length - 1].split(',');
+  const col = (name) => {
+    const i = head.indexOf(name);
+    return i < 0 ? undefined : Number(last[i]);
+  };
+  return {
+    quantifiedQueries: col('SolverLayerQuantifiersQueries'),
+    quantifiedAnswered: col('SolverLayerQuantifiersHits'),
+    fallbackQueries: col('SolverLayerQuantifierFallbackQueries'),
+    validatedQueries: col('SolverLayerValidatingQueries'),
+  };
+}
+
+/** Line coverage of the driver's API files by the tests of `out`, replayed on DRIVER.cov. */
+function cover({ d, lib, srcDir, cov, out }) {
+  const prefix = join(out, 'gcov');
+  rmSync(prefix, { recursive: true, force: true });
+  for (const t of readdirSync(out).filter((f) => f.endsWith('.ktest'))) {
+    spawnSync(cov, [], { cwd: out, env: { ...process.env, KTEST_FILE: join(out, t), GCOV_PREFIX: prefix }, timeout: 10_000, stdio: 'ignore' });
+  }
+  const objects = d.files.map((f) => lib.object(`${srcDir}-gcov`, f));
+  const files = gcovLines(objects, prefix);
+  const t = totals(files, (f) => d.files.some((name) => f.endsWith(`/${name}`)));
+  return { lines: t.lines, linesHit: t.linesHit };
+}
+
+/** A run's output directory. */
+function outName(outDir, bound, driver, mode, tag) {
+  return join(outDir, `out-${bound}-${driver}-${mode}${tag ? '-' + tag.replace(/[^\w]+/g, '_') : ''}`);
+}
+
+function runOne({ bc, out, mode, maxTime, extra }) {
+  rmSync(out, { recursive: true, force: true });
+  // tests only for states covering new code (as KLEE's coverage experiments): a PAT run stopped
+  // by the budget dumps every paused leaf, tens of thousands of tests to replay
+  const args = ['-f', '%U %S %e', TSKLEE, 'run', '--libc=tsklee', '--only-output-states-covering-new', ...MODE_ARGS[mode], `--max-time=${maxTime}`, ...extra, `--output-dir=${out}`, bc];
+  const r = spawnSync('/usr/bin/time', args, { encoding: 'utf8', maxBuffer: 256 << 20 });
+  const times = r.stderr.trim().split('\n').pop().split(' ').map(Number);
+  const error = r.status !== 0 ? r.stderr.split('\n').find((l) => /error|failed/i.test(l)) ?? `exit ${r.status}` : undefined;
+  return { cpu: times[0] + times[1], wall: times[2], status: r.status, error };
+}
+
+function table(runs) {
+  const lines = ['| driver | mode | CPU s | done | explored paths | tests | errors | line coverage | quantified merges / ite fallbacks |', '|---|---|---|---|---|---|---|---|---|'];
+  for (const r of runs) {
+    const cov = r.coverage === undefined ? '-' : `${((100 * r.coverage.linesHit) / r.coverage.lines).toFixed(1)}% (${r.coverage.linesHit}/${r.coverage.lines})`;
+    const done = r.error !== undefined ? `error: ${r.error}` : r.halted ? 'budget' : 'yes';
+    const errs = Object.entries(r.errors ?? {}).map(([k, n]) => `${n} ${k}`).join(', ') || '-';
+    lines.push(`| ${r.driver} | ${r.mode.toUpperCase()} | ${r.cpu.toFixed(1)} | ${done} | ${r.explored} | ${r.tests} | ${errs} | ${cov} | ${r.mode === 'pat' ? `${r.quantifiedMerges} / ${r.fallbacks}` : '-'} |`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const steps = list(o.steps, STEPS, 'step');
+  const drivers = list(o.drivers, DRIVERS.map((d) => d.name), 'driver').map((n) => DRIVERS.find((d) => d.name === n));
+  const modes = list(o.modes, Object.keys(MODE_ARGS), 'mode');
+  const bound = Number(o.bound ?? '8');
+  if (!Number.isInteger(bound) || bound < 1) throw new SubjectError(`--bound ${o.bound}: expected a positive integer`);
+  const maxTime = o.maxTime ?? '60';
+  const clang = o.clang ?? 'clang-16';
+  const extra = o.tskleeArgs === undefined ? [] : o.tskleeArgs.split(/\s+/).filter((a) => a !== '');
+  const cacheDir = resolve(o.cache ?? process.env.TSKLEE_SUBJECTS ?? join(homedir(), '.cache', 'tsklee', 'subjects'));
+  const outDir = resolve(o.out ?? '/tmp/tsklee-quantified-debian');
+  mkdirSync(outDir, { recursive: true });
+
+  const libNames = [...new Set(drivers.map((d) => d.lib))];
+  const srcDirs = new Map();
+  for (const name of libNames) {
+    const lib = LIBS[name];
+    const s = fetchSource({ pkg: lib.pkg, cacheDir, log, marker: lib.marker });
+    log(`${name}: ${s.origin}`);
+    srcDirs.set(name, s.dir);
+  }
+  if (!steps.includes('build') && !steps.includes('run') && !steps.includes('table')) return;
+
+  const buildDir = join(outDir, `build-${bound}`);
+  const replayLib = join(outDir, 'replay-lib');
+  if (steps.includes('build')) {
+    execFileSync('make', ['-s', '-C', join(ROOT, 'runtime', 'replay'), `BUILD=${replayLib}`]);
+    for (const name of libNames) {
+      log(`building ${name}`);
+      await LIBS[name].build({ srcDir: srcDirs.get(name), tsklee: TSKLEE, clang, log });
+    }
+    mkdirSync(buildDir, { recursive: true });
+    for (const d of drivers) buildDriver({ d, lib: LIBS[d.lib], srcDir: srcDirs.get(d.lib), bound, dir: buildDir, clang, replayLib });
+    log(`drivers built in ${buildDir}`);
+  }
+
+  const resultsFile = join(outDir, 'results.json');
+  const runs = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : [];
+  const tag = extra.join(' ');
+  if (steps.includes('run')) {
+    for (const d of drivers) {
+      const lib = LIBS[d.lib];
+      const bc = join(buildDir, `${d.name}.bc`);
+      const cov = join(buildDir, `${d.name}.cov`);
+      if (!existsSync(bc)) throw new SubjectError(`${bc} missing: run the build step first`);
+      for (const mode of modes) {
+        const out = outName(outDir, bound, d.name, mode, tag);
+        const r = runOne({ bc, out, mode, maxTime, extra });
+        const files = existsSync(out) ? readdirSync(out) : [];
+        const tests = files.filter((f) => f.endsWith('.ktest')).length;
+        // error reports by kind (test000001.ptr.err → ptr): a merged size concretized is `model`
+        const errors = {};
+        for (const f of files) {
+          const m = /^test\d+\.(\w+)\.err$/.exec(f);
+          if (m !== null) errors[m[1]] = (errors[m[1]] ?? 0) + 1;
+        }
+        const row = { driver: d.name, lib: d.lib, bound, mode, maxTime, tsklee: tag, out, ...r, ...readInfo(out), ...solverCounts(out), tests, errors, coverage: cover({ d, lib, srcDir: srcDirs.get(d.lib), cov, out }) };
+        const i = runs.findIndex((x) => x.driver === row.driver && x.bound === bound && x.mode === mode && x.tsklee === tag && x.maxTime === maxTime);
+        if (i >= 0) runs[i] = row;
+        else runs.push(row);
+        writeFileSync(resultsFile, JSON.stringify(runs, null, 1));
+        log(`${d.name} ${mode}: ${r.cpu.toFixed(1)} s CPU, ${row.completed} paths, ${tests} tests, lines ${row.coverage.linesHit}/${row.coverage.lines}${row.error ? `, ERROR ${row.error}` : ''}`);
+      }
+    }
+  }
+  if (steps.includes('table')) {
+    const chosen = runs.filter((r) => r.bound === bound && r.maxTime === maxTime && r.tsklee === tag && drivers.some((d) => d.name === r.driver) && modes.includes(r.mode));
+    for (const r of chosen) {
+      const out = r.out ?? outName(outDir, r.bound, r.driver, r.mode, r.tsklee);
+      if (existsSync(join(out, 'info'))) Object.assign(r, readInfo(out));
+    }
+    const md = table(chosen);
+    writeFileSync(join(outDir, 'results.md'), md);
+    process.stdout.write(md);
+  }
+}
+
+main().catch((e) => {
+  if (e instanceof SubjectError) {
+    process.stderr.write(`quantified-debian: ${e.message}\n`);
+    process.exit(1);
+  }
+  throw e;
+});
