@@ -2,21 +2,26 @@
 /**
  * Paper 002's ablation on array-heavy programs (bench/arrays/*.c): in a fixed time per run,
  * the solver queries answered and the paths explored for
- *   vanilla          arrays left to the backend (z3's own arrays; constant arrays as lambdas)
- *   assertion        tsklee's own encoding, every axiom (--array-encoding=axioms --array-axioms=plain)
- *   +precheck        … and the ILP pre-check (--ilp-precheck)
- *   +typed           … axioms pruned by access type (--array-axioms=typed)
- *   +typed-interval  … and by index interval (--array-axioms=typed-interval)
- * Prints a Markdown table (queries = calls into the solver chain, backend = those that
- * reached the backend, paths = explored paths; run.stats' last row). Not a test.
+ *   lambda              arrays left to z3, constant arrays as lambdas (tsklee's default)
+ *   store-chain         arrays left to z3, constant arrays as store chains over a fresh array
+ *                       (--z3-constant-arrays=store-chain: KLEE's STP encoding, the paper's baseline)
+ *   store-chain+pre     … with the ILP pre-check in front of z3 (--ilp-precheck)
+ *   lambda+pre          lambda with the pre-check
+ *   assertion           tsklee's own encoding, every axiom (--array-encoding=axioms --array-axioms=plain)
+ *   assertion+pre       … and the pre-check
+ *   typed+pre           … axioms pruned by access type (--array-axioms=typed)
+ *   typed-interval+pre  … and by index interval (--array-axioms=typed-interval)
+ * Writes OUT/arrays.json (every run's numbers), OUT/arrays.md (the table) and OUT/arrays.svg
+ * (explored paths, answered queries and CPU seconds per configuration and program, vega-lite). Not a test.
  *
- *   node scripts/bench-arrays.mjs [--time=10] [--programs=lexer,crc] [--no-fast] [--eager]
+ *   node scripts/bench-arrays.mjs [--time=10] [--programs=lexer,crc] [--configs=lambda,store-chain]
+ *        [--no-fast] [--eager] [--out=DIR] [--plot-only]
  *
  * --no-fast turns tsklee's fast layer off (it answers many small array queries itself);
- * --eager generates axioms eagerly instead of by CEGAR.
+ * --eager generates axioms eagerly instead of by CEGAR; --plot-only redraws from OUT/arrays.json.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,20 +33,27 @@ const opt = (name, dflt) => process.argv.slice(2).find((a) => a.startsWith(`--${
 const flag = (name) => process.argv.includes(`--${name}`);
 const time = Number(opt('time', '10'));
 const only = opt('programs', '').split(',').filter(Boolean);
+const outDir = resolve(opt('out', '.'));
 const base = ['--search=dfs', `--max-time=${time}s`, ...(flag('no-fast') ? ['--use-fast-solver=false'] : [])];
 const gen = flag('eager') ? ['--array-axiom-generation=eager'] : [];
-const CONFIGS = [
-  ['vanilla', []],
-  ['assertion', ['--array-encoding=axioms', '--array-axioms=plain', ...gen]],
-  ['+precheck', ['--array-encoding=axioms', '--array-axioms=plain', '--ilp-precheck', ...gen]],
-  ['+typed', ['--array-encoding=axioms', '--array-axioms=typed', '--ilp-precheck', ...gen]],
-  ['+typed-interval', ['--array-encoding=axioms', '--array-axioms=typed-interval', '--ilp-precheck', ...gen]],
+const SC = '--z3-constant-arrays=store-chain';
+const PRE = '--ilp-precheck';
+const AX = '--array-encoding=axioms';
+const ALL_CONFIGS = [
+  ['lambda', []],
+  ['store-chain', [SC]],
+  ['store-chain+pre', [SC, PRE]],
+  ['lambda+pre', [PRE]],
+  ['assertion', [AX, '--array-axioms=plain', ...gen]],
+  ['assertion+pre', [AX, '--array-axioms=plain', PRE, ...gen]],
+  ['typed+pre', [AX, '--array-axioms=typed', PRE, ...gen]],
+  ['typed-interval+pre', [AX, '--array-axioms=typed-interval', PRE, ...gen]],
 ];
+const wanted = opt('configs', '').split(',').filter(Boolean);
+for (const w of wanted) if (!ALL_CONFIGS.some(([n]) => n === w)) throw new Error(`--configs: unknown configuration '${w}' (${ALL_CONFIGS.map(([n]) => n).join(', ')})`);
+const CONFIGS = ALL_CONFIGS.filter(([n]) => wanted.length === 0 || wanted.includes(n));
 
-const dir = mkdtempSync(join(tmpdir(), 'tsklee-bench-arrays-'));
-process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-
-function compile(src, defines = []) {
+function compile(dir, src, defines = []) {
   const bc = join(dir, `${basename(src, '.c')}${defines.join('')}.bc`);
   execFileSync('clang-16', ['-emit-llvm', '-c', '-g', '-O0', '-Xclang', '-disable-O0-optnone', `-I${join(ROOT, 'runtime', 'include')}`, ...defines, src, '-o', bc]);
   return bc;
@@ -55,34 +67,95 @@ function lastStats(out) {
   return row;
 }
 
-const programs = readdirSync(SRC)
-  .filter((f) => f.endsWith('.c'))
-  .flatMap((f) => (f === 't1_precheck.c' ? [[f, []], [f, ['-DT2']]] : [[f, []]]))
-  .filter(([f]) => only.length === 0 || only.includes(basename(f, '.c')));
-const lines = [
-  `| program | ${CONFIGS.map(([n]) => n).join(' | ')} |`,
-  `|---|${CONFIGS.map(() => '---').join('|')}|`,
-];
-process.stderr.write(`${programs.length} programs x ${CONFIGS.length} configurations, ${time} s each\n`);
-for (const [file, defines] of programs) {
-  const bc = compile(join(SRC, file), defines);
-  const cells = [];
-  for (const [name, args] of CONFIGS) {
-    const out = join(dir, `out-${basename(bc, '.bc')}-${name}`);
-    const t0 = performance.now();
-    const r = spawnSync(TSKLEE, ['run', `--output-dir=${out}`, ...base, ...args, bc], { encoding: 'utf8' });
-    const secs = (performance.now() - t0) / 1000;
-    if (r.status !== 0) {
-      cells.push('failed');
-      process.stderr.write(`${file} ${name}: exit ${r.status}: ${r.stderr.split('\n').slice(-3).join(' ')}\n`);
-      continue;
-    }
-    const s = lastStats(out);
-    const top = Object.keys(s).find((k) => k.startsWith('SolverLayer') && k.endsWith('Queries'));
-    const pre = s.SolverLayerIlpPrecheckHits ?? 0;
-    cells.push(`${s[top]} q / ${s.NumQueries} b / ${s.States} p${pre ? ` / ${pre} pre` : ''} / ${secs.toFixed(1)} s`);
-    process.stderr.write(`${file}${defines.join('')} ${name}: ${cells[cells.length - 1]}\n`);
-  }
-  lines.push(`| ${basename(file, '.c')}${defines.join('')} | ${cells.join(' | ')} |`);
+/** One run: its numbers from run.stats' last row, CPU seconds from GNU time. */
+function measure(dir, bc, name, args) {
+  const out = join(dir, `out-${basename(bc, '.bc')}-${name}`);
+  const t0 = performance.now();
+  const r = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', TSKLEE, 'run', `--output-dir=${out}`, ...base, ...args, bc], { encoding: 'utf8' });
+  const wall = (performance.now() - t0) / 1000;
+  if (r.status !== 0) return { failed: r.stderr.split('\n').slice(-4).join(' ') };
+  const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(r.stderr);
+  const s = lastStats(out);
+  const top = Object.keys(s).find((k) => k.startsWith('SolverLayer') && k.endsWith('Queries'));
+  const early = (s.TerminationEarly ?? 0) + (s.TerminationEarlyAlgorithm ?? 0) + (s.TerminationEarlyUser ?? 0);
+  return {
+    queries: s[top],
+    backend: s.NumQueries,
+    explored: s.States,
+    completed: s.States - early,
+    pre: s.SolverLayerIlpPrecheckHits ?? 0,
+    ilpMs: Math.round((s.SolverLayerIlpTime ?? 0) / 1000),
+    analysisMs: Math.round((s.SolverLayerIlpAnalysisTime ?? 0) / 1000),
+    guardOff: (s.SolverLayerIlpPrecheckOffHits ?? 0) > 0,
+    solverS: (s.SolverTime ?? 0) / 1e6,
+    wall,
+    cpu: cpu === null ? null : Number(cpu[1]) + Number(cpu[2]),
+  };
 }
-process.stdout.write(`${lines.join('\n')}\n\nq = queries into the solver chain, b = queries the backend solved, p = explored paths, pre = answered UNSAT by the pre-check, s = wall time (max ${time} s)\n`);
+
+mkdirSync(outDir, { recursive: true });
+const jsonPath = join(outDir, 'arrays.json');
+let runs;
+if (flag('plot-only')) {
+  runs = JSON.parse(readFileSync(jsonPath, 'utf8'));
+} else {
+  const dir = mkdtempSync(join(tmpdir(), 'tsklee-bench-arrays-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const programs = readdirSync(SRC)
+    .filter((f) => f.endsWith('.c'))
+    .flatMap((f) => (f === 't1_precheck.c' ? [[f, []], [f, ['-DT2']]] : [[f, []]]))
+    .filter(([f]) => only.length === 0 || only.includes(basename(f, '.c')));
+  process.stderr.write(`${programs.length} programs x ${CONFIGS.length} configurations, ${time} s each\n`);
+  runs = [];
+  for (const [file, defines] of programs) {
+    const bc = compile(dir, join(SRC, file), defines);
+    const program = `${basename(file, '.c')}${defines.join('')}`;
+    for (const [config, args] of CONFIGS) {
+      const r = { program, config, time, ...measure(dir, bc, config, args) };
+      runs.push(r);
+      process.stderr.write(`${program} ${config}: ${JSON.stringify(r)}\n`);
+      writeFileSync(jsonPath, JSON.stringify(runs, null, 1)); // saved as they finish
+    }
+  }
+}
+
+const configs = [...new Set(runs.map((r) => r.config))];
+const programs = [...new Set(runs.map((r) => r.program))];
+const cell = (r) => (r === undefined ? '-' : r.failed !== undefined ? 'failed' : `${r.queries} q / ${r.explored} p (${r.completed})${r.pre ? ` / ${r.pre} pre` : ''}${r.guardOff ? ' / off' : ''}`);
+const lines = [`| program | ${configs.join(' | ')} |`, `|---|${configs.map(() => '---').join('|')}|`];
+for (const p of programs) lines.push(`| ${p} | ${configs.map((c) => cell(runs.find((r) => r.program === p && r.config === c))).join(' | ')} |`);
+const t = runs[0]?.time ?? time;
+lines.push('', `q = queries answered by the solver chain, p = explored paths (completed ones in parentheses), pre = answered UNSAT by the ILP pre-check, off = the hit-rate guard switched the pre-check off; ${t} s per run (--max-time), --search=dfs.`);
+writeFileSync(join(outDir, 'arrays.md'), lines.join('\n') + '\n');
+process.stdout.write(lines.join('\n') + '\n');
+
+// the plot: explored paths, answered queries and CPU seconds, a panel per program, a bar per configuration
+const vega = await import('vega');
+const vl = await import('vega-lite');
+const values = runs
+  .filter((r) => r.failed === undefined)
+  .flatMap((r) => [
+    { program: r.program, config: r.config, measure: 'explored paths', value: r.explored },
+    { program: r.program, config: r.config, measure: 'queries answered', value: r.queries },
+    ...(r.cpu === null ? [] : [{ program: r.program, config: r.config, measure: 'CPU seconds', value: r.cpu }]),
+  ]);
+const spec = {
+  $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+  title: `paper 002 ablation on bench/arrays (${t} s per run)`,
+  data: { values },
+  facet: { row: { field: 'measure', type: 'nominal', title: null, sort: ['explored paths', 'queries answered', 'CPU seconds'] }, column: { field: 'program', type: 'nominal', title: null } },
+  resolve: { scale: { y: 'independent' } },
+  spec: {
+    width: 90,
+    height: 150,
+    mark: 'bar',
+    encoding: {
+      x: { field: 'config', type: 'nominal', sort: configs, axis: null },
+      y: { field: 'value', type: 'quantitative', title: null },
+      color: { field: 'config', type: 'nominal', sort: configs, title: 'configuration' },
+    },
+  },
+};
+const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });
+writeFileSync(join(outDir, 'arrays.svg'), await view.toSVG());
+process.stderr.write(`table: ${join(outDir, 'arrays.md')}, plot: ${join(outDir, 'arrays.svg')}\n`);

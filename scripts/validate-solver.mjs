@@ -8,11 +8,13 @@
  * if any answer disagreed or any run failed (a crashed run may hide a disagreement).
  *
  *   npm run validate-solver [-- --fixtures=a,b] [--jobs=2] [--oracle=z3-native] [--max-time=120s]
- *                           [--configs=default,no-fast,arrays-lazy,arrays-eager]
+ *                           [--configs=default,no-fast,arrays-lazy,arrays-eager,precheck-backend,store-chain]
  *
  * The array configurations (paper 002) put every array option on, with the fast layer off
  * so that array queries reach them: --array-encoding=axioms --array-axioms=typed-interval
- * --ilp-precheck, lazily (CEGAR) and eagerly generated axioms.
+ * --ilp-precheck, lazily (CEGAR) and eagerly generated axioms; precheck-backend puts the
+ * pre-check in front of z3's own arrays, store-chain also encodes constant arrays as KLEE
+ * does for STP (--z3-constant-arrays=store-chain).
  *
  * Needs `npm run build` and z3 on PATH (scripts/setup installs it).
  */
@@ -38,6 +40,9 @@ const CONFIGS = [
     name: 'arrays-eager',
     args: ['--use-fast-solver=false', '--array-encoding=axioms', '--array-axioms=typed-interval', '--array-axiom-generation=eager', '--ilp-precheck'],
   },
+  // the pre-check in front of z3's own arrays (a hit-rate guard that never switches it off, so every query is pre-checked)
+  { name: 'precheck-backend', args: ['--use-fast-solver=false', '--ilp-precheck', '--ilp-precheck-min-hit-rate=0'] },
+  { name: 'store-chain', args: ['--use-fast-solver=false', '--z3-constant-arrays=store-chain', '--ilp-precheck', '--ilp-precheck-min-hit-rate=0'] },
 ];
 
 function option(name, fallback) {

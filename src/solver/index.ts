@@ -10,6 +10,7 @@ import { LoggingSolver } from './logging-solver.js';
 import { Z3Solver, z3HeapBounds } from './z3/z3-solver.js';
 import { assembleChain, type ChainOptions } from './layers/chain.js';
 import { HighsIlp } from './ilp/highs-ilp.js';
+import type { ConstantArrayEncoding } from './z3/z3-builder.js';
 import { isExternalBackend, SmtLibSolver, SOLVER_BACKENDS, SolverSetupError, type SolverBackendName } from './smtlib/index.js';
 
 export * from './solver.js';
@@ -18,7 +19,9 @@ export { Z3Solver, z3HeapBounds, type Z3SolverOptions, type Z3Counters } from '.
 export { loadZ3, loadZ3Sync, Z3Handle, Z3Instance } from './z3/z3-module.js';
 export * from './smtlib/index.js';
 export { ArrayAxiomsSolver, type ArrayAxiomsOptions, type AxiomGeneration, type ArrayQueryStats } from './array-axioms.js';
-export { IlpPrecheckSolver } from './ilp-precheck.js';
+export { IlpPrecheckSolver, type IlpPrecheckOptions } from './ilp-precheck.js';
+export { DEFAULT_PRECHECK_BUDGET, type PrecheckBudget } from './ilp/budget.js';
+export type { ConstantArrayEncoding } from './z3/z3-builder.js';
 export { HighsIlp } from './ilp/highs-ilp.js';
 export type { AxiomMode } from './arrays/axiom-pool.js';
 export { openSession, type IncrementalSession, type IncrementalSolver } from './incremental.js';
@@ -34,11 +37,13 @@ export interface SolverOptions extends ChainOptions {
   smt2Dir?: string;
   /** The run's memory cap in MB (--max-memory; 0 or absent = none): bounds the embedded z3's heap (z3HeapBounds). */
   maxMemoryMB?: number;
+  /** The embedded z3's encoding of constant arrays (--z3-constant-arrays; default 'lambda'). */
+  z3ConstantArrays?: ConstantArrayEncoding;
 }
 
 /** The backend, wrapped in the layers the options ask for. */
 export async function createSolver(opts: SolverOptions = {}): Promise<Solver> {
-  const core = await createBackend(opts.backend ?? 'z3', opts.timeoutMs, opts.maxMemoryMB);
+  const core = await createBackend(opts.backend ?? 'z3', opts.timeoutMs, opts.maxMemoryMB, undefined, { constantArrays: opts.z3ConstantArrays });
   if (opts.ilpPrecheck === true && opts.ilp === undefined) opts = { ...opts, ilp: await HighsIlp.create() };
   if (opts.debugValidateSolver === true && opts.validationBackend !== undefined && opts.validationOracle === undefined) {
     const oracle = await createBackend(opts.validationBackend, opts.timeoutMs, opts.maxMemoryMB);
@@ -51,11 +56,12 @@ export async function createSolver(opts: SolverOptions = {}): Promise<Solver> {
  * One backend without layers; an external one's missing binary is a SolverSetupError.
  * `maxMemoryMB`: the run's --max-memory, of which the embedded z3 gets a share (z3HeapBounds).
  * `stopAt`: Date.now() milliseconds at which the run's --max-time has passed (with a grace).
+ * `z3`: the embedded z3's encoding choices (--z3-constant-arrays); external solvers take none.
  */
-export async function createBackend(name: SolverBackendName, timeoutMs?: number, maxMemoryMB = 0, stopAt?: number): Promise<Solver> {
+export async function createBackend(name: SolverBackendName, timeoutMs?: number, maxMemoryMB = 0, stopAt?: number, z3: { constantArrays?: ConstantArrayEncoding } = {}): Promise<Solver> {
   // stopAt (the run's end, Z3SolverOptions.stopAt) bounds the embedded z3's checks; an external
   // solver process keeps only its per-query limit
-  if (name === 'z3') return new Z3Solver({ timeoutMs, stopAt, ...z3HeapBounds(maxMemoryMB) }); // z3 itself loads on the first query that reaches it
+  if (name === 'z3') return new Z3Solver({ timeoutMs, stopAt, ...z3HeapBounds(maxMemoryMB), constantArrays: z3.constantArrays }); // z3 itself loads on the first query that reaches it
   if (isExternalBackend(name)) return new SmtLibSolver({ backend: name, timeoutMs });
   throw new SolverSetupError(`unknown solver backend '${String(name)}' (${SOLVER_BACKENDS.join(', ')})`);
 }

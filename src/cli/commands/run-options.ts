@@ -102,7 +102,12 @@ const ARRAY_OPTIONS: Table = {
   'array-encoding': { type: 'string', describe: "arrays: 'backend' (the solver's own arrays, default) or 'axioms' (tsklee's encoding: reads as bit-vectors plus generated array axioms)" },
   'array-axioms': { type: 'string', describe: 'with --array-encoding=axioms: plain, typed (pruned by access type) or typed-interval (and by index interval; default)' },
   'array-axiom-generation': { type: 'string', describe: 'with --array-encoding=axioms: lazy (CEGAR, default) or eager' },
-  'ilp-precheck': { type: 'boolean', describe: 'answer array queries UNSAT by an ILP over linearised constraints before the solver (HiGHS; proofs checked exactly)' },
+  'ilp-precheck': { type: 'boolean', describe: 'answer array queries UNSAT by an ILP over linearised constraints before the solver (HiGHS; proofs checked exactly); over either --array-encoding' },
+  'ilp-precheck-max-size': { type: 'number', describe: 'with --ilp-precheck: largest linearised system (variables + non-zeros) given to the ILP; bigger ones get exact propagation only (default 5000)' },
+  'ilp-precheck-time': { type: 'number', describe: 'with --ilp-precheck: time limit of one ILP run in milliseconds (default 50)' },
+  'ilp-precheck-min-hit-rate': { type: 'number', describe: 'with --ilp-precheck: switch the pre-check off for the rest of the run when fewer than this fraction of the last 100 pre-checked queries were answered (default 0.01; 0 = never)' },
+  'debug-ilp-precheck-profile': { type: 'boolean', describe: 'with --ilp-precheck: one line per pre-checked query (linearised size, analysis and ILP time, verdict, time below) in ilp-precheck.txt' },
+  'z3-constant-arrays': { type: 'string', describe: "constant arrays for the embedded z3: 'lambda' (default) or 'store-chain' (stores over a fresh array, as KLEE hands them to STP: paper 002's baseline)" },
 };
 
 // ---------------------------------------------------------------- state merging (paper 001)

@@ -94,6 +94,11 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   arrayAxioms?: string;
   arrayAxiomGeneration?: string;
   ilpPrecheck?: boolean;
+  ilpPrecheckMaxSize?: number;
+  ilpPrecheckTime?: number;
+  ilpPrecheckMinHitRate?: number;
+  debugIlpPrecheckProfile?: boolean;
+  z3ConstantArrays?: string;
   // state merging (paper 001)
   stateMerging?: string;
   qceAlpha?: string;
@@ -123,6 +128,21 @@ const MERGE_MODES = ['ite', 'quantified'] as const;
 const QUANTIFIER_FALLBACKS = ['backend', 'expand'] as const;
 const ARRAY_AXIOMS = ['plain', 'typed', 'typed-interval'] as const;
 const AXIOM_GENERATIONS = ['lazy', 'eager'] as const;
+const CONSTANT_ARRAYS = ['lambda', 'store-chain'] as const;
+
+/** --ilp-precheck's budget options, checked. */
+function precheckBudget(argv: RunArgs): SolverOptions['ilpPrecheckBudget'] {
+  const num = (v: number | undefined, option: string, ok: (n: number) => boolean, what: string): number | undefined => {
+    if (v === undefined) return undefined;
+    if (!ok(v)) throw new UsageError(`--${option}=${v}: expected ${what}`);
+    return v;
+  };
+  return {
+    maxSize: num(argv.ilpPrecheckMaxSize, 'ilp-precheck-max-size', (n) => Number.isInteger(n) && n >= 0, 'an integer ≥ 0'),
+    ilpTimeMs: num(argv.ilpPrecheckTime, 'ilp-precheck-time', (n) => n > 0, 'milliseconds > 0'),
+    minHitRate: num(argv.ilpPrecheckMinHitRate, 'ilp-precheck-min-hit-rate', (n) => n >= 0 && n <= 1, 'a fraction in [0, 1]'),
+  };
+}
 
 /** A value of one of the array options, checked. */
 function choice<T extends string>(v: string | undefined, choices: readonly T[], option: string): T | undefined {
@@ -271,6 +291,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       arrayAxioms: choice(argv.arrayAxioms, ARRAY_AXIOMS, 'array-axioms'),
       arrayAxiomGeneration: choice(argv.arrayAxiomGeneration, AXIOM_GENERATIONS, 'array-axiom-generation'),
       ilpPrecheck: argv.ilpPrecheck,
+      ilpPrecheckBudget: precheckBudget(argv),
+      z3ConstantArrays: choice(argv.z3ConstantArrays, CONSTANT_ARRAYS, 'z3-constant-arrays'),
       // index and all are rewrites in the chain; value is done when memory is read
       arrayOptimization: klee.optimizeArray === 'index' || klee.optimizeArray === 'all' ? klee.optimizeArray : undefined,
       quantifiers: choice(argv.mergeMode, MERGE_MODES, 'merge-mode') === 'quantified',
@@ -302,7 +324,9 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       const stopAt = maxTimeS > 0 ? Date.now() + maxTimeS * 1000 + MAX_TIME_GRACE_MS : undefined;
       const backendName = solverBackendArg(argv.solverBackend, 'solver-backend');
       // a parallel exploration's workers start their own solvers
-      coreP = jobs > 1 ? undefined : createBackend(backendName, solverOpts.timeoutMs, maxMemoryMB, stopAt);
+      if (argv.debugIlpPrecheckProfile === true && solverOpts.ilpPrecheck !== true) throw new UsageError('--debug-ilp-precheck-profile: needs --ilp-precheck');
+      if (solverOpts.z3ConstantArrays !== undefined && backendName !== 'z3') throw new UsageError(`--z3-constant-arrays: the backend is ${backendName}, not the embedded z3`);
+      coreP = jobs > 1 ? undefined : createBackend(backendName, solverOpts.timeoutMs, maxMemoryMB, stopAt, { constantArrays: solverOpts.z3ConstantArrays });
       coreP?.catch(() => {}); // reported where it is awaited
       if (argv.debugValidateSolver === true && argv.debugValidateSolverBackend !== undefined) {
         oracleP = createBackend(solverBackendArg(argv.debugValidateSolverBackend, 'debug-validate-solver-backend'), solverOpts.timeoutMs, maxMemoryMB);
@@ -367,6 +391,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       if (solverOpts.ilpPrecheck === true) solverOpts.ilp = await HighsIlp.create();
       const out = createOutputDir({ outputDir: argv.outputDir, base: dirname(resolve(input)) });
       // --write-smt2s: besides each test's path condition, every query the backend gets
+      const precheckProfile = argv.debugIlpPrecheckProfile === true && solverOpts.ilpPrecheck === true ? new LineSink(null, out.file('ilp-precheck.txt')) : undefined;
+      if (precheckProfile !== undefined) solverOpts.ilpPrecheckProfile = (line) => precheckProfile.write(line);
       solver = buildChain(core, { ...solverOpts, validationOracle: oracle, smt2Dir: argv.writeSmt2s === true || logs.solver ? out.file('solver-queries') : undefined });
       // --use-query-log=all:…: every query the engine asks, above the whole chain
       if (logs.all) solver = new LoggingSolver(solver, { dir: out.file('all-queries'), layer: 'all-queries-log' });
@@ -454,6 +480,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         if (r.haltReason !== null) process.stderr.write(`tsklee: halted: ${r.haltReason}\n`);
       } finally {
         trace?.close();
+        precheckProfile?.close();
         progress?.stop();
         process.off('SIGINT', onSigint);
         out.close();

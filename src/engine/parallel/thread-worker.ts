@@ -93,7 +93,7 @@ export async function runThreadWorker(): Promise<void> {
     const shared = new Int32Array(setup.shared);
     const inbox = new Inbox(port);
     // z3's heap bounded as the single-process run's (--max-memory)
-    const core = await createBackend(setup.backend, setup.solver.timeoutMs, setup.engine.maxMemory ?? 0, setup.solverStopAt);
+    const core = await createBackend(setup.backend, setup.solver.timeoutMs, setup.engine.maxMemory ?? 0, setup.solverStopAt, { constantArrays: setup.solver.z3ConstantArrays });
     const solverOpts = { ...setup.solver, ...(setup.solver.ilpPrecheck === true ? { ilp: await HighsIlp.create() } : {}) };
     const solver = buildChain(core, solverOpts);
     const loaded = await loadProgram([setup.bitcode], setup.load, { onWarning: (m) => post({ t: 'warning', text: m, kind: 'WARNING' }) });

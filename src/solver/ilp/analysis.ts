@@ -22,6 +22,26 @@ export interface PrecheckResult {
   by: 'propagation' | 'ilp' | null;
   /** Read index expression → its interval (implied by the analysed formulas). */
   intervals: Map<Expr, Interval>;
+  /** What the analysis cost (the pre-check's budget and profile). */
+  cost: AnalysisCost;
+}
+
+export interface AnalysisCost {
+  /** Linearised size: variables, rows, non-zero coefficients, read terms. */
+  vars: number;
+  rows: number;
+  nonzeros: number;
+  reads: number;
+  /** 'run': HiGHS asked; 'over-size': skipped, the system exceeds maxSize; 'none': not needed (decided before, no reads, or no ILP). */
+  ilp: 'run' | 'over-size' | 'none';
+  /** Milliseconds linearising and propagating, and in HiGHS. */
+  analysisMs: number;
+  ilpMs: number;
+}
+
+export interface AnalysisOptions {
+  /** Largest linearised system (variables + non-zeros) handed to the ILP; bigger ones get propagation only. */
+  maxSize?: number;
 }
 
 const MAX_ROUNDS = 4;
@@ -34,13 +54,25 @@ const U32_MAX = 0xffff_ffffn;
  * more read index expressions whose intervals are wanted (reads of a question that is not
  * itself analysed).
  */
-export function analyse(constraints: readonly Expr[], extra: Expr | null, ilp: HighsIlp | null, indices: readonly Expr[] = []): PrecheckResult {
+export function analyse(constraints: readonly Expr[], extra: Expr | null, ilp: HighsIlp | null, indices: readonly Expr[] = [], opts: AnalysisOptions = {}): PrecheckResult {
+  const start = performance.now();
+  const cost: AnalysisCost = { vars: 0, rows: 0, nonzeros: 0, reads: 0, ilp: 'none', analysisMs: 0, ilpMs: 0 };
+  const r = analyseSystem(constraints, extra, ilp, indices, opts.maxSize ?? Infinity, cost);
+  cost.analysisMs = performance.now() - start - cost.ilpMs;
+  return r;
+}
+
+function analyseSystem(constraints: readonly Expr[], extra: Expr | null, ilp: HighsIlp | null, indices: readonly Expr[], maxSize: number, cost: AnalysisCost): PrecheckResult {
   const l = new Linearizer();
   for (const c of constraints) l.addConstraint(c);
   if (extra !== null) l.addConstraint(extra);
   for (const i of indices) l.indexVar(i);
   const sys = l.sys;
-  const unsat = (by: 'propagation' | 'ilp'): PrecheckResult => ({ unsat: true, by, intervals: new Map() });
+  cost.vars = sys.numVars;
+  cost.rows = sys.rows.length;
+  for (const row of sys.rows) cost.nonzeros += row.vars.length;
+  cost.reads = l.readTerms.length;
+  const unsat = (by: 'propagation' | 'ilp'): PrecheckResult => ({ unsat: true, by, intervals: new Map(), cost });
   if (!sys.propagate()) return unsat('propagation');
   for (let round = 0; round < MAX_ROUNDS; round++) {
     let changed = false;
@@ -60,14 +92,24 @@ export function analyse(constraints: readonly Expr[], extra: Expr | null, ilp: H
     if (!changed) break;
     if (!sys.propagate()) return unsat('propagation');
   }
-  if (ilp !== null && l.readTerms.length > 0 && ilp.feasibility(sys) === 'infeasible') return unsat('ilp');
+  if (ilp !== null && l.readTerms.length > 0) {
+    if (cost.vars + cost.nonzeros > maxSize) {
+      cost.ilp = 'over-size';
+    } else {
+      cost.ilp = 'run';
+      const t0 = performance.now();
+      const f = ilp.feasibility(sys);
+      cost.ilpMs = performance.now() - t0;
+      if (f === 'infeasible') return unsat('ilp');
+    }
+  }
   const intervals = new Map<Expr, Interval>();
   for (const [index, v] of l.indexVars) {
     const lo = sys.lo[v]! < 0n ? 0n : sys.lo[v]!;
     const hi = sys.hi[v]! > U32_MAX ? U32_MAX : sys.hi[v]!;
     intervals.set(index, { lo, hi });
   }
-  return { unsat: false, by: null, intervals };
+  return { unsat: false, by: null, intervals, cost };
 }
 
 /**

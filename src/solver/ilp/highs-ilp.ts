@@ -51,6 +51,8 @@ async function loadHighs(): Promise<Highs> {
 
 export class HighsIlp {
   readonly counters: IlpCounters = { runs: 0, timeMs: 0, claims: 0, proven: 0 };
+  /** HiGHS's time limit per MIP run in milliseconds (the pre-check's budget, --ilp-precheck-time). */
+  timeLimitMs = 200;
 
   // private: the package's declarations must not mention the highs types (users need not have them)
   private constructor(private readonly highs: Highs) {}
@@ -72,7 +74,7 @@ export class HighsIlp {
       return 'unknown'; // HiGHS refused the model: the pre-check just does not answer
     }
     try {
-      model.options.set({ output_flag: false, time_limit: 0.2, mip_max_nodes: 2000 });
+      model.options.set({ output_flag: false, time_limit: this.timeLimitMs / 1000, mip_max_nodes: 2000 });
       this.counters.runs++;
       model.run();
       const status = model.getModelStatus();

@@ -25,6 +25,7 @@
  * | arrayAxioms           | (tsklee) --array-axioms     | typed-interval |
  * | arrayAxiomGeneration  | (tsklee) --array-axiom-generation | lazy |
  * | ilpPrecheck           | (tsklee) --ilp-precheck     | false   |
+ * | ilpPrecheckBudget     | (tsklee) --ilp-precheck-max-size, -time, -min-hit-rate | ilp/budget.ts |
  *
  * The fast layer (fast-solver.ts, not in KLEE) answers simple questions exactly without the
  * backend; it sits below the counterexample cache so the cache stores its models. A copy
@@ -32,8 +33,8 @@
  * answers every query, skipping the slicing and caching below (~40 µs a query instead of ~80).
  *
  * Paper 002's layers sit between the fast layer and the core: the ILP pre-check
- * (ilp-precheck.ts) over tsklee's own array encoding (array-axioms.ts; 'backend' leaves
- * arrays to the backend, as before). The pre-check needs the ILP solver loaded
+ * (ilp-precheck.ts) over tsklee's own array encoding (array-axioms.ts) or, with 'backend',
+ * directly over the backend's arrays (then it only answers UNSAT early). The pre-check needs the ILP solver loaded
  * (`ilp`, see createSolver); the encoding in 'typed-interval' mode without the pre-check
  * computes its intervals itself by exact propagation.
  *
@@ -61,6 +62,7 @@ import type { AxiomMode } from '../arrays/axiom-pool.js';
 import { IlpPrecheckSolver } from '../ilp-precheck.js';
 import { analyse } from '../ilp/analysis.js';
 import type { HighsIlp } from '../ilp/highs-ilp.js';
+import type { PrecheckBudget } from '../ilp/budget.js';
 import { QuantifiedQuerySolver, type QuantifierOptions } from '../quantifiers.js';
 import { ArrayOptSolver, type ArrayOptMode } from './array-opt.js';
 
@@ -99,6 +101,10 @@ export interface ChainOptions {
   ilpPrecheck?: boolean;
   /** The loaded ILP solver for ilpPrecheck (HighsIlp.create()). */
   ilp?: HighsIlp;
+  /** The pre-check's budget (ILP size and time, hit-rate guard); unset fields keep their defaults. */
+  ilpPrecheckBudget?: Partial<PrecheckBudget>;
+  /** --debug-ilp-precheck-profile: one line per pre-checked query. */
+  ilpPrecheckProfile?: (line: string) => void;
   /** Paper 000's quantified-query layer at the head of the chain (--merge-mode=quantified). */
   quantifiers?: boolean;
   /** Its stages (quantifiers.ts). */
@@ -144,7 +150,7 @@ export function assembleChain(core: Solver, opts: ChainOptions = {}): Solver {
   }
   if (o.ilpPrecheck) {
     if (opts.ilp === undefined) throw new Error('ilpPrecheck needs the ILP solver loaded (pass `ilp: await HighsIlp.create()`, as createSolver does)');
-    s = new IlpPrecheckSolver(s, opts.ilp);
+    s = new IlpPrecheckSolver(s, opts.ilp, { passIntervals: o.arrayEncoding === 'axioms', budget: opts.ilpPrecheckBudget, profile: opts.ilpPrecheckProfile });
   }
   if (o.useFastSolver) s = new FastSolver(s, { searchBudget: opts.fastSearchBudget });
   if (o.useCexCache) {

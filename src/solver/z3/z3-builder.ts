@@ -15,7 +15,9 @@
  * (Array (_ BitVec 32) (_ BitVec 8)); an update list is a chain of `store`s, translated once
  * per update node, so lists sharing a prefix share its translation. A constant array is a
  * lambda over its index (see constantArray: it needs no side assertions, reads past its end
- * give 0 as in evaluate.ts, and it was by far the fastest encoding measured).
+ * give 0 as in evaluate.ts, and it was by far the fastest encoding measured). With
+ * `constantArrays: 'store-chain'` it is instead a chain of stores over a fresh array, as
+ * KLEE's STPBuilder hands constant arrays to STP (paper 002's baseline; see storeChainArray).
  *
  * Quantifiers: a bound variable is a bit-vector constant `i!N`, abstracted by
  * `Z3_mk_forall_const` in its Forall (`∀ i. 1 ≤ i ∧ i ≤ k → body`, no patterns: z3's MBQI).
@@ -35,9 +37,14 @@ import { ExprKind, UpdateNode, walkDag, type Expr, type ExprArray, type Vertex }
 import type { Z3Export, Z3Exports, Z3Instance } from './z3-module.js';
 import { GenerationalMap } from '../../util/generational-map.js';
 
+/** How a constant array reaches z3 (--z3-constant-arrays). */
+export type ConstantArrayEncoding = 'lambda' | 'store-chain';
+
 export interface Z3BuilderOptions {
   /** Cached translations kept across queries (at most; `trim()` evicts the least recently used). Default 200 000. */
   cacheLimit?: number;
+  /** 'lambda' (default, constantArray) or 'store-chain' (storeChainArray: KLEE's STP encoding, the paper's baseline). */
+  constantArrays?: ConstantArrayEncoding;
 }
 
 const DEFAULT_CACHE_LIMIT = 200_000;
@@ -46,6 +53,7 @@ export class Z3Builder {
   readonly ctx: number;
   private readonly z: Z3Exports;
   private readonly cacheLimit: number;
+  private readonly constantArrays: ConstantArrayEncoding;
 
   /** Expr id → AST in its natural sort (Bool for width 1). */
   private readonly exprs: GenerationalMap<number, number>;
@@ -80,6 +88,7 @@ export class Z3Builder {
     this.ctx = ctx;
     this.z = inst.z;
     this.cacheLimit = opts.cacheLimit ?? DEFAULT_CACHE_LIMIT;
+    this.constantArrays = opts.constantArrays ?? 'lambda';
     const cache = <K>(): GenerationalMap<K, number> => new GenerationalMap<K, number>({ capacity: Math.max(1, this.cacheLimit), manual: true, onEvict: (ast) => this.z.Z3_dec_ref(ctx, ast) });
     this.exprs = cache();
     this.bits = cache();
@@ -269,7 +278,8 @@ export class Z3Builder {
   private root(a: ExprArray): number {
     let t = this.roots.get(a);
     if (t !== undefined) return t;
-    t = a.constantValues === null ? this.symbolicArray(a) : this.constantArray(a.constantValues);
+    if (a.constantValues === null) t = this.symbolicArray(a);
+    else t = this.constantArrays === 'store-chain' ? this.storeChainArray(a, a.constantValues) : this.constantArray(a.constantValues);
     this.roots.set(a, t);
     return t;
   }
@@ -332,6 +342,36 @@ export class Z3Builder {
         const inRange = tmp(z.Z3_mk_bvult(c, x, tmp(z.Z3_mk_unsigned_int(c, 2 ** bits, this.sort(32)))));
         body = tmp(z.Z3_mk_ite(c, inRange, body, this.byte(0)));
       }
+      this.inst.writeU32(this.args, z.Z3_to_app(c, x));
+      return this.keep(this.check(z.Z3_mk_lambda_const(c, 1, this.args, body)));
+    } finally {
+      for (const t of temps) z.Z3_dec_ref(c, t);
+    }
+  }
+
+  /**
+   * KLEE's STP encoding of a constant array (STPBuilder::getInitialArray): a fresh array
+   * with one store per byte, zeros included. Wrapped as `lambda x. ite(x < n, select(chain,
+   * x), 0)` only so that reads past the end give 0 as in evaluate.ts (KLEE never reads
+   * there); in range, z3 reasons over the store chain.
+   */
+  private storeChainArray(a: ExprArray, values: Uint8Array): number {
+    const z = this.z;
+    const c = this.ctx;
+    const temps: number[] = [];
+    const tmp = (ast: number): number => {
+      temps.push(this.keep(this.check(ast)));
+      return ast;
+    };
+    try {
+      let chain = tmp(this.namedConst(`${a.name}!const!${a.id}`, this.arraySort));
+      for (let i = 0; i < values.length; i++) {
+        const at = tmp(z.Z3_mk_unsigned_int(c, i, this.sort(32)));
+        chain = tmp(z.Z3_mk_store(c, chain, at, this.byte(values[i]!)));
+      }
+      const x = this.boundIndex();
+      const inRange = tmp(z.Z3_mk_bvult(c, x, tmp(z.Z3_mk_unsigned_int(c, values.length, this.sort(32)))));
+      const body = tmp(z.Z3_mk_ite(c, inRange, tmp(z.Z3_mk_select(c, chain, x)), this.byte(0)));
       this.inst.writeU32(this.args, z.Z3_to_app(c, x));
       return this.keep(this.check(z.Z3_mk_lambda_const(c, 1, this.args, body)));
     } finally {

@@ -68,7 +68,7 @@
  */
 import { ExprKind, TRUE, FALSE, hasQuantifier, type Expr, type ExprArray } from '../../expr/index.js';
 import { SolverFailure, SolverFailureKind, Validity, type BackendCounters, type InitialValues, type Query, type SolverStats } from '../solver.js';
-import { Z3Builder } from './z3-builder.js';
+import { Z3Builder, type ConstantArrayEncoding } from './z3-builder.js';
 import { loadZ3, loadZ3Sync, type Z3Handle, type Z3Instance } from './z3-module.js';
 import { findCancelFlags, Z3Watchdog } from './z3-watchdog.js';
 import { LayerCounters } from '../layers/layer-stats.js';
@@ -88,6 +88,8 @@ export interface Z3SolverOptions {
   memoryLimitMB?: number;
   /** Bound on cached translations (see Z3Builder). */
   cacheLimit?: number;
+  /** How constant arrays are encoded (Z3Builder; --z3-constant-arrays). Default 'lambda'. */
+  constantArrays?: ConstantArrayEncoding;
   /** Read array models byte by byte with model_eval instead of from the interpretation (slower; for testing). */
   evalArrayBytes?: boolean;
   /**
@@ -389,7 +391,7 @@ export class Z3Solver implements IncrementalSolver {
         if (flags === null) throw new Error('z3: cannot locate the context cancel flags (unexpected z3-solver build): solver time limits are unavailable');
         watchdog = new Z3Watchdog(inst.heap32, flags);
       }
-      const builder = new Z3Builder(inst, ctx, { cacheLimit: this.opts.cacheLimit });
+      const builder = new Z3Builder(inst, ctx, { cacheLimit: this.opts.cacheLimit, constantArrays: this.opts.constantArrays });
       const session: Session = { inst, ctx, builder, watchdog, tactic: 0, solvers: new Map(), peakBytes: 0, unregister: () => {} };
       session.unregister = registerNativeHeap({ bytes: () => session.peakBytes });
       // made now, while z3 is sure to have memory: a fallback made after the first solver
