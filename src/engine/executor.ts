@@ -4,6 +4,7 @@
  * interpreter.ts, intrinsics and special functions in intrinsics*.ts and special/.
  */
 import { MergeDistances } from './merging/incomplete.js';
+import { collectMergingSummary } from './merging/summary.js';
 import { builder } from '../expr/builder.js';
 import { constantFromBV, TRUE, FALSE, type ConstantExpr, type Expr } from '../expr/expr.js';
 import { ExprArray } from '../expr/array.js';
@@ -311,24 +312,9 @@ export class Executor {
 
   /** Merging's statistics so far (null when merging is off and nothing merged). */
   mergingSummary(): MergingSummary | null {
-    if (this.mergePoints === null && this.mergeCounters.merges === 0 && this.quantified === null) return null;
-    const mp = this.mergePoints?.counters;
-    const d = this.dsmCounters;
-    return {
-      merges: this.mergeCounters.merges,
-      itesCreated: this.mergeCounters.itesCreated,
-      refusedBySimilarity: mp?.refusedBySimilarity ?? 0,
-      refusedByIte: mp?.refusedByIte ?? 0,
-      incompatible: mp?.incompatible ?? 0,
-      refusedByMultiplicity: mp?.refusedByMultiplicity ?? 0,
-      pathMultiplicity: this.endedMultiplicity,
-      forwardSteps: d?.forwardSteps ?? 0,
-      forwardedStates: d?.forwardedStates ?? 0,
-      forwardedMerged: d?.forwardedMerged ?? 0,
-      mergedStateQueries: this.mergedStateQueries,
-      quantified: this.quantified?.counters ?? null,
-    };
+    return collectMergingSummary(this);
   }
+
 
   /** Queries asked for states standing for several paths (their path conditions hold disjunctions, their values ites). */
   mergedStateQueries = 0;

@@ -2,7 +2,7 @@
  * The merging statistics as `KLEE: done:`-style lines for the info file and the end of a run
  * (tsklee's additions; KLEE prints none for merging).
  */
-import type { MergingSummary } from '../executor.js';
+import type { Executor, MergingSummary } from '../executor.js';
 
 export function formatMergingSummary(m: MergingSummary): string {
   const lines = [
@@ -24,4 +24,25 @@ export function formatMergingSummary(m: MergingSummary): string {
     if (q.theoremChecks > 0) lines.push(`Theorem 3.7 checks = ${q.theoremChecks}`);
   }
   return lines.map((l) => `KLEE: done: ${l}\n`).join('');
+}
+
+/** Merging's statistics so far (null when merging is off and nothing merged). */
+export function collectMergingSummary(ex: Executor): MergingSummary | null {
+  if (ex.mergePoints === null && ex.mergeCounters.merges === 0 && ex.quantified === null) return null;
+  const mp = ex.mergePoints?.counters;
+  const d = ex.dsmCounters;
+  return {
+    merges: ex.mergeCounters.merges,
+    itesCreated: ex.mergeCounters.itesCreated,
+    refusedBySimilarity: mp?.refusedBySimilarity ?? 0,
+    refusedByIte: mp?.refusedByIte ?? 0,
+    incompatible: mp?.incompatible ?? 0,
+    refusedByMultiplicity: mp?.refusedByMultiplicity ?? 0,
+    pathMultiplicity: ex.endedMultiplicity,
+    forwardSteps: d?.forwardSteps ?? 0,
+    forwardedStates: d?.forwardedStates ?? 0,
+    forwardedMerged: d?.forwardedMerged ?? 0,
+    mergedStateQueries: ex.mergedStateQueries,
+    quantified: ex.quantified?.counters ?? null,
+  };
 }

@@ -73,6 +73,8 @@ import { loadZ3, loadZ3Sync, type Z3Handle, type Z3Instance } from './z3-module.
 import { findCancelFlags, Z3Watchdog } from './z3-watchdog.js';
 import { LayerCounters } from '../layers/layer-stats.js';
 import type { IncrementalSession, IncrementalSolver } from '../incremental.js';
+import { wasmFailureKind } from './wasm-failure.js';
+export { wasmFailureKind } from './wasm-failure.js';
 import { registerNativeHeap } from '../../util/memory-use.js';
 
 export interface Z3SolverOptions {
@@ -778,24 +780,4 @@ export class Z3Solver implements IncrementalSolver {
       z.Z3_func_interp_dec_ref(ctx, fi);
     }
   }
-}
-
-/**
- * Whether an exception came out of the wasm instance (so the instance is unusable), and
- * what to call it. Checked by name: the error may come from another realm (jest's vm).
- */
-export function wasmFailureKind(e: unknown): SolverFailureKind | null {
-  if (e === null || typeof e !== 'object') return null;
-  const name = String((e as { name?: unknown }).name ?? '');
-  const message = String((e as { message?: unknown }).message ?? '');
-  const tag = Object.prototype.toString.call(e);
-  const fromWasm =
-    name === 'RuntimeError' || // traps and Emscripten aborts
-    tag === '[object WebAssembly.Exception]' || // a C++ exception escaping z3
-    message.startsWith('Aborted(') ||
-    (name === 'RangeError' && /call stack/i.test(message)); // wasm stack overflow
-  if (!fromWasm) return null;
-  return /OOM|out of memory|Cannot enlarge memory|bad_alloc/i.test(message)
-    ? SolverFailureKind.OutOfMemory
-    : SolverFailureKind.Crash;
 }
