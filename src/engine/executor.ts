@@ -26,7 +26,7 @@ import { fromExpr, toExpr, type Scalar, type Val } from './values.js';
 import { interpret } from './interpreter.js';
 import { MergeGroup } from './merging/manual.js';
 import type { MergeCounters, WitnessEvents } from './merging/core.js';
-import { closeMergeRegion } from './merging/close.js';
+import { closeMergeRegion, openMergeRegion, pauseAtExit } from './merging/close.js';
 import type { MergePoints } from './merging/auto.js';
 import type { QuantifiedRegions } from './merging/quantified/regions.js';
 import type { DsmCounters } from './searchers/dsm.js';
@@ -692,19 +692,7 @@ export class Executor {
 
   /** klee_open_merge: a new region for st (and what it forks). */
   openMerge(st: ExecutionState): void {
-    if (this.quantified !== null && st.trace === null) {
-      this.quantified.open(st, null);
-      return;
-    }
-    const g = new MergeGroup(this.nextMergeGroup++);
-    g.running = 1;
-    g.open.add(st);
-    st.openMergeStack.push(g);
-    // the count is known when the step ends, which the open ends under --use-incomplete-merge
-    if (this.opts.useIncompleteMerge) st.yieldStep = true;
-    this.mergeDistances.record(g, st, true);
-    this.liveMergeGroups.add(g);
-    if (this.opts.debugLogMerge) this.message(`open merge: state ${st.id} opens region ${g.id}`);
+    openMergeRegion(this, st);
   }
 
   /** Opens and closes of this step: their instruction counts are settled when it ends (merging/incomplete.ts). */
@@ -729,22 +717,13 @@ export class Executor {
 
   private regionArrivals(current: ExecutionState | null): void {
     const q = this.quantified!;
-    const waiting = (s: ExecutionState): boolean => this.pausedSet.has(s) || this.paused.includes(s);
-    if (current !== null && !waiting(current)) q.arrive(current);
-    for (const s of this.added) if (!waiting(s)) q.arrive(s);
+    if (current !== null && !this.waitingAtClose(current)) q.arrive(current);
+    for (const s of this.added) if (!this.waitingAtClose(s)) q.arrive(s);
   }
 
   /** A state of a quantified loop region reached an exit: it waits there for the others. */
   pauseAtRegionExit(st: ExecutionState, g: MergeGroup, key: string): void {
-    st.openMergeStack.pop();
-    g.open.delete(st);
-    const list = g.closed.get(key) ?? [];
-    g.closed.set(key, list);
-    list.push(st);
-    st.yieldStep = true;
-    this.pauseState(st);
-    g.running--;
-    if (g.running === 0) this.releaseMergeGroup(g);
+    pauseAtExit(this, st, g, key);
   }
 
   /** A state left a quantified loop region other than by an exit (it returned from the loop's function). */
@@ -766,10 +745,6 @@ export class Executor {
 
   get mergedStates(): number {
     return this.mergeCounters.merges;
-  }
-
-  private pauseState(st: ExecutionState): void {
-    this.paused.push(st);
   }
 
   private leaveMergeGroup(g: MergeGroup, st: ExecutionState): void {

@@ -4,7 +4,7 @@ import { Termination } from '../errors.js';
 import type { Executor } from '../executor.js';
 import type { ExecutionState } from '../state.js';
 import { mergeBlocker, mergeInto } from './core.js';
-import { closeKey } from './manual.js';
+import { closeKey, MergeGroup } from './manual.js';
 
 /** klee_close_merge: pause st, merged into a compatible paused state when there is one. */
 export function closeMergeRegion(ex: Executor, st: ExecutionState): void {
@@ -43,5 +43,35 @@ export function closeMergeRegion(ex: Executor, st: ExecutionState): void {
     list.push(st);
     ex.paused.push(st);
   }
+  if (g.running === 0) ex.releaseMergeGroup(g);
+}
+
+/** klee_open_merge: a new region for st (and what it forks); under quantified merging, a quantified region. */
+export function openMergeRegion(ex: Executor, st: ExecutionState): void {
+  if (ex.quantified !== null && st.trace === null) {
+    ex.quantified.open(st, null);
+    return;
+  }
+  const g = new MergeGroup(ex.newMergeGroupId());
+  g.running = 1;
+  g.open.add(st);
+  st.openMergeStack.push(g);
+  // the count is known when the step ends, which the open ends under --use-incomplete-merge
+  if (ex.opts.useIncompleteMerge) st.yieldStep = true;
+  ex.mergeDistances.record(g, st, true);
+  ex.liveMergeGroups.add(g);
+  if (ex.opts.debugLogMerge) ex.message(`open merge: state ${st.id} opens region ${g.id}`);
+}
+
+/** A state of a quantified loop region reached an exit: it waits there for the others. */
+export function pauseAtExit(ex: Executor, st: ExecutionState, g: MergeGroup, key: string): void {
+  st.openMergeStack.pop();
+  g.open.delete(st);
+  const list = g.closed.get(key) ?? [];
+  g.closed.set(key, list);
+  list.push(st);
+  st.yieldStep = true;
+  ex.paused.push(st);
+  g.running--;
   if (g.running === 0) ex.releaseMergeGroup(g);
 }
