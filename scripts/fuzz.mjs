@@ -25,7 +25,7 @@ import { join, resolve } from 'node:path';
 import { checkProgram, generate, modeName, saveCase } from './fuzz/case.mjs';
 import { expectationOf, reduce, stillInteresting } from './fuzz/reduce.mjs';
 import { checkSymbolic } from './fuzz/symbolic.mjs';
-import { CLI, ROOT, onPath, pool } from './fuzz/proc.mjs';
+import { CLI, ROOT, endChildrenOnExit, onPath, pool } from './fuzz/proc.mjs';
 
 function fail(message) {
   process.stderr.write(`fuzz: ${message}\n`);
@@ -64,6 +64,7 @@ function parseMode(o) {
 }
 
 const args = parseArgs(process.argv.slice(2));
+endChildrenOnExit();
 const mode = parseMode(args);
 if (!existsSync(CLI)) fail(`${CLI} is missing: run npm run build first`);
 
@@ -107,7 +108,6 @@ const t0 = performance.now();
 let finished = 0;
 const work = mkdtempSync(join(tmpdir(), 'tsklee-fuzz-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
-process.on('SIGINT', () => process.exit(130));
 
 process.stdout.write(`fuzz ${label}: ${todo.length} seeds (${seeds.length - todo.length} already in ${resultsFile}), ${jobs} jobs\n`);
 

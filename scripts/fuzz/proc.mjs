@@ -1,6 +1,13 @@
 /**
  * Child processes for the fuzzer: asynchronous, with a timeout, optionally at the lowest CPU
  * priority (the fuzzer shares the machine), and the paths of the tools it calls.
+ *
+ * Every child leads its own process group (so a timeout kills what it started too) and none
+ * outlives the fuzzer: `killChildren` ends every live group, and `endChildrenOnExit` calls it
+ * on SIGINT, SIGTERM, SIGHUP and exit. Against a fuzzer that is SIGKILLed (no handler runs),
+ * each child runs under `setpriv --pdeathsig TERM timeout -s KILL -k 2 T`: the parent's death
+ * sends coreutils' timeout SIGTERM, which it forwards to the whole group (SIGKILL 2 s later),
+ * and T, a little over the fuzzer's own timeout, ends a group that nobody watches any more.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -23,25 +30,65 @@ export function onPath(cmd) {
   return (process.env.PATH ?? '').split(':').some((d) => d !== '' && existsSync(join(d, cmd)));
 }
 
+/** Process groups of the children still running (their leaders' pids). */
+const live = new Set();
+
+function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/** SIGKILLs every child's process group; synchronous, so it works in an 'exit' handler. */
+export function killChildren() {
+  for (const pid of live) killGroup(pid);
+  live.clear();
+}
+
 /**
- * Runs cmd to its end; kills its process group after timeoutMs. Resolves to
+ * Kills every child group when the fuzzer ends: on exit, and on SIGINT/SIGTERM/SIGHUP (then
+ * exits 128 + the signal's number, as a shell reports it).
+ */
+export function endChildrenOnExit() {
+  process.on('exit', killChildren);
+  for (const [sig, n] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]]) {
+    process.on(sig, () => {
+      killChildren();
+      process.exit(128 + n);
+    });
+  }
+}
+
+/** Seconds the backstop `timeout` grants beyond the fuzzer's own timer (which fires first). */
+const BACKSTOP_GRACE_S = 5;
+const guarded = onPath('setpriv') && onPath('timeout');
+
+/** The argv that runs cmd under the backstop (see the header) and, with `nice`, at nice 19. */
+function wrap(cmd, args, opts) {
+  const inner = opts.nice ? ['nice', '-n', '19', cmd, ...args] : [cmd, ...args];
+  if (!guarded) return inner;
+  const hard = opts.timeoutMs ? `${Math.ceil(opts.timeoutMs / 1000) + BACKSTOP_GRACE_S}s` : '0';
+  return ['setpriv', '--pdeathsig', 'TERM', 'timeout', '-s', 'KILL', '-k', '2s', hard, ...inner];
+}
+
+/**
+ * Runs cmd to its end in its own process group; kills the group after timeoutMs. Resolves to
  * { status, signal, stdout, stderr, timedOut, ms }. `nice` runs it under nice -n 19.
  */
 export function run(cmd, args, opts = {}) {
-  const [c, a] = opts.nice ? ['nice', ['-n', '19', cmd, ...args]] : [cmd, args];
+  const [c, ...a] = wrap(cmd, args, opts);
   return new Promise((done) => {
     const t0 = performance.now();
     const child = spawn(c, a, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    if (child.pid !== undefined) live.add(child.pid);
     const out = [];
     const err = [];
     let size = 0;
     let timedOut = false;
     const kill = () => {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+      if (child.pid !== undefined) killGroup(child.pid);
     };
     const timer = opts.timeoutMs
       ? setTimeout(() => {
@@ -59,6 +106,9 @@ export function run(cmd, args, opts = {}) {
     child.stderr.on('data', keep(err));
     const finish = (status, signal, extra = '') => {
       if (timer) clearTimeout(timer);
+      // a member that outlived the leader (it held no pipe) goes with it
+      kill();
+      live.delete(child.pid);
       done({
         status,
         signal,
