@@ -8,15 +8,23 @@
  *   differ   tsklee printed or returned something else (a semantic bug, or a reduction target)
  *   error    tsklee reported an error (an .err file), ended abnormally or wrote no test
  *   timeout  tsklee did not finish within its budget (counted, not a disagreement)
- *   skip     the program is unusable: csmith or clang failed, or the native run crashed or
- *            ran too long (csmith programs may loop for minutes)
+ *   fail-both the native program died of a signal and tsklee reported an error (at -O2 clang
+ *            turns a loop it proves endless, undefined in C11, into `unreachable`)
+ *   skip     the program is unusable: csmith or clang failed, or the native run used more
+ *            than a second of CPU (csmith programs may loop for hours; tsklee interprets
+ *            ~7 M LLVM instructions per second, so a second of native work is minutes of its)
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, CSMITH_INCLUDE, INCLUDE, clang, run } from './proc.mjs';
 
-/** Native runs longer than this are skipped: tsklee interprets ~50-100x slower. */
-export const NATIVE_BUDGET_MS = 1000;
+/**
+ * Native runs using more CPU than this are skipped. CPU time, not wall time: on a loaded
+ * machine a short program can take seconds of wall time. The wall-clock limit only catches
+ * a program that sleeps or blocks.
+ */
+export const NATIVE_CPU_S = 1;
+const NATIVE_WALL_MS = 60_000;
 
 export function modeName(m) {
   return `clang${m.clang}-O${m.opt}${m.float ? '-float' : ''}`;
@@ -64,14 +72,19 @@ export function readOutput(dir) {
   };
 }
 
-/** Builds and runs the native program; { ok, stdout, status, ms } or { ok: false, why }. */
+/**
+ * Builds and runs the native program; { ok, stdout, status, ms }, { ok: false, crashed:
+ * signal, why } when it died of a signal, or { ok: false, why }.
+ */
 export async function runNative(src, mode, dir) {
   const exe = join(dir, `native-${modeName(mode)}`);
   const b = await run(clang(mode.clang), [...nativeFlags(mode), src, '-o', exe], { timeoutMs: 120_000, nice: true });
   if (b.status !== 0) return { ok: false, why: `native build failed: ${b.stderr.split('\n')[0]}` };
-  const r = await run(exe, [], { timeoutMs: NATIVE_BUDGET_MS });
-  if (r.timedOut) return { ok: false, why: `native run over ${NATIVE_BUDGET_MS} ms` };
-  if (r.signal !== null) return { ok: false, why: `native run died of ${r.signal}` };
+  // soft limit: SIGXCPU at NATIVE_CPU_S; the hard one (a second later) kills a program that catches it
+  const r = await run('prlimit', [`--cpu=${NATIVE_CPU_S}:${NATIVE_CPU_S + 1}`, exe], { timeoutMs: NATIVE_WALL_MS });
+  if (r.signal === 'SIGXCPU' || (r.signal === 'SIGKILL' && !r.timedOut)) return { ok: false, why: `native run over ${NATIVE_CPU_S} s of CPU` };
+  if (r.timedOut) return { ok: false, why: `native run over ${NATIVE_WALL_MS / 1000} s (blocked?)` };
+  if (r.signal !== null) return { ok: false, crashed: r.signal, why: `native run died of ${r.signal}` };
   return { ok: true, stdout: r.stdout, status: r.status, ms: r.ms, exe };
 }
 
@@ -94,7 +107,7 @@ export function runTsklee(bc, outDir, args, timeoutMs) {
 export async function checkProgram(src, mode, dir, o = {}) {
   const timeoutMs = o.timeoutMs ?? 120_000;
   const native = await runNative(src, mode, dir);
-  if (!native.ok) return { verdict: 'skip', detail: native.why };
+  if (!native.ok && native.crashed === undefined) return { verdict: 'skip', detail: native.why };
   const bc = await buildBitcode(src, mode, dir);
   if (typeof bc !== 'string') return { verdict: 'skip', detail: bc.why };
   const out = join(dir, `out-${modeName(mode)}`);
@@ -104,10 +117,13 @@ export async function checkProgram(src, mode, dir, o = {}) {
   const got = readOutput(out);
   if (/halted|max-time|interrupted/i.test(got.info) && got.tests.length === 0) return { ...res, verdict: 'timeout', detail: 'tsklee stopped at --max-time' };
   if (t.status !== 0) return { ...res, verdict: 'error', detail: `tsklee exited with ${t.status ?? t.signal}: ${lastLines(t.stderr)}` };
-  if (got.errs.length > 0) {
-    const e = got.errs[0];
-    return { ...res, verdict: 'error', detail: `${e.file}: ${/^Error: (.*)$/m.exec(e.text)?.[1] ?? e.text.split('\n')[0]}` };
+  const report = got.errs.length > 0 ? `${got.errs[0].file}: ${/^Error: (.*)$/m.exec(got.errs[0].text)?.[1] ?? got.errs[0].text.split('\n')[0]}` : null;
+  if (!native.ok) {
+    // the native program crashed: tsklee must report an error too (on every path it ran)
+    if (report !== null && got.errs.length === got.tests.length) return { ...res, verdict: 'fail-both', detail: `${native.why}; tsklee ${report}` };
+    return { ...res, verdict: 'differ', detail: `${native.why}; tsklee ${report ?? `completed, printed ${JSON.stringify(got.stdout.trim())}`}` };
   }
+  if (report !== null) return { ...res, verdict: 'error', detail: report };
   if (got.tests.length !== 1) return { ...res, verdict: 'error', detail: `${got.tests.length} tests (expected 1)` };
   if (got.stdout !== native.stdout) return { ...res, verdict: 'differ', detail: `stdout: tsklee ${JSON.stringify(got.stdout.trim())}, native ${JSON.stringify(native.stdout.trim())}` };
   if (got.status !== native.status) return { ...res, verdict: 'differ', detail: `exit status: tsklee ${got.status}, native ${native.status}` };

@@ -4,7 +4,9 @@
  * print the same checksum and exit the same way. The seeds include programs where clang -O2
  * speculates over-wide shifts (2, 7, 9: once reported as overshift errors) and csmith's
  * floating-point mode (153 converts out-of-range floats to int: undefined in C, x86's
- * cvttsd2si result natively, which tsklee computes). Longer runs: `npm run fuzz -- --seeds 1..2000 …` (README).
+ * cvttsd2si result natively, which tsklee computes). Seed 306 at -O2 has a loop clang proves
+ * endless (undefined in C11) and compiles main to `unreachable`: the native build dies of
+ * SIGSEGV and tsklee must report the error (verdict fail-both). Longer runs: `npm run fuzz -- --seeds 1..2000 …` (README).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -41,5 +43,11 @@ describe('csmith programs: tsklee agrees with the native build', () => {
     expect(r.status).toBe(0);
     const results = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { seed: number; verdict: string; detail: string });
     expect(results.find((x) => x.seed === seed && x.verdict === 'agree')?.detail).toMatch(/^checksum = [0-9A-F]+$/);
+  }, 300_000);
+
+  it('-O2 seed 306: the native build crashes and tsklee reports the unreachable code', () => {
+    const r = spawnSync(process.execPath, [SCRIPT, '--seeds', '306', '--jobs', '1', '--out', out, '--opt', '2'], { encoding: 'utf8', timeout: 300_000 });
+    expect(r.stdout).toMatch(/seed 306: fail-both native run died of SIGSEGV; tsklee test000001\.exec\.err: reached "unreachable" instruction$/m);
+    expect(r.status).toBe(0);
   }, 300_000);
 });
