@@ -25,7 +25,7 @@ import { join, resolve } from 'node:path';
 import { checkProgram, generate, modeName, saveCase } from './fuzz/case.mjs';
 import { expectationOf, reduce, stillInteresting } from './fuzz/reduce.mjs';
 import { checkSymbolic } from './fuzz/symbolic.mjs';
-import { CLI, ROOT, endChildrenOnExit, onPath, pool } from './fuzz/proc.mjs';
+import { CLI, LAUNCHER, ROOT, endChildrenOnExit, onPath, pool } from './fuzz/proc.mjs';
 
 function fail(message) {
   process.stderr.write(`fuzz: ${message}\n`);
@@ -66,7 +66,7 @@ function parseMode(o) {
 const args = parseArgs(process.argv.slice(2));
 endChildrenOnExit();
 const mode = parseMode(args);
-if (!existsSync(CLI)) fail(`${CLI} is missing: run npm run build first`);
+for (const f of [CLI, LAUNCHER]) if (!existsSync(f)) fail(`${f} is missing: run npm run build first`);
 
 if (args.check !== undefined) {
   // cvise's interestingness test (exit 0: still interesting)

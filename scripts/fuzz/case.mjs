@@ -16,7 +16,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, CSMITH_INCLUDE, INCLUDE, clang, run } from './proc.mjs';
+import { CSMITH_INCLUDE, INCLUDE, LAUNCHER, clang, run, tskleeEnv } from './proc.mjs';
 
 /**
  * Native runs using more CPU than this are skipped. CPU time, not wall time: on a loaded
@@ -97,7 +97,7 @@ export async function buildBitcode(src, mode, dir, extra = []) {
 
 /** `tsklee run` on a bitcode file into outDir. */
 export function runTsklee(bc, outDir, args, timeoutMs) {
-  return run(process.execPath, [CLI, 'run', '--libc=tsklee', '--search=dfs', `--output-dir=${outDir}`, ...args, bc], { timeoutMs, nice: true });
+  return run(process.execPath, [LAUNCHER, 'run', '--libc=tsklee', '--search=dfs', `--output-dir=${outDir}`, ...args, bc], { timeoutMs, nice: true, env: tskleeEnv() });
 }
 
 /**

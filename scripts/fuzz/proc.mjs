@@ -16,6 +16,18 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+/** What bin/tsklee runs: the CommonJS launcher, without main.js's ES module loader. */
+export const LAUNCHER = join(ROOT, 'dist', 'cli', 'launch.cjs');
+
+/**
+ * The environment for tsklee: without NODE_EXTRA_CA_CERTS, which Node parses before any
+ * script (tsklee opens no TLS connection; bin/tsklee drops it too). ~0.17 s of CPU a program.
+ */
+export function tskleeEnv() {
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
 export const INCLUDE = join(ROOT, 'runtime', 'include');
 export const CSMITH_INCLUDE = '/usr/include/csmith';
 

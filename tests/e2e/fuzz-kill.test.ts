@@ -85,7 +85,7 @@ describe('killing the fuzzer mid-run', () => {
     while (!tsklee && Date.now() < deadline) {
       const now = descendants(fuzz.pid!, processes());
       for (const p of now) seen.set(`${p.pid}:${p.start}`, p);
-      tsklee = now.some((p) => p.cmd.includes(join('dist', 'cli', 'main.js')));
+      tsklee = now.some((p) => /dist\/cli\/(main\.js|launch\.cjs) run /.test(p.cmd));
       if (!tsklee) await sleep(20);
     }
     expect(tsklee).toBe(true);
