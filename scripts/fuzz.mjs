@@ -103,6 +103,8 @@ function done() {
 const already = done();
 const todo = seeds.filter((s) => !already.has(s));
 const counts = {};
+/** Why programs were skipped or timed out, with counts (the README lists these categories). */
+const reasons = new Map();
 const bad = [];
 const t0 = performance.now();
 let finished = 0;
@@ -131,6 +133,7 @@ await pool(todo, jobs, async (seed) => {
     rmSync(dir, { recursive: true, force: true });
   }
   counts[outcome.verdict] = (counts[outcome.verdict] ?? 0) + 1;
+  if (outcome.verdict === 'skip' || outcome.verdict === 'timeout') reasons.set(outcome.detail, (reasons.get(outcome.detail) ?? 0) + 1);
   finished++;
   appendFileSync(resultsFile, `${JSON.stringify({ mode: label, seed, ...outcome })}\n`);
   const tag = outcome.verdict === 'agree' ? '' : ` ${outcome.detail}`;
@@ -141,6 +144,7 @@ const minutes = (performance.now() - t0) / 60_000;
 const compared = (counts.agree ?? 0) + (counts['fail-both'] ?? 0) + (counts.differ ?? 0) + (counts.error ?? 0);
 process.stdout.write(`\n${label}: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ') || 'nothing run'}\n`);
 process.stdout.write(`${compared} compared, ${((100 * ((counts.agree ?? 0) + (counts['fail-both'] ?? 0))) / Math.max(1, compared)).toFixed(1)} % agree (fail-both included); ${(finished / Math.max(minutes, 1e-9)).toFixed(1)} programs per minute (${minutes.toFixed(1)} min, ${jobs} jobs)\n`);
+for (const [why, n] of [...reasons].sort((x, y) => y[1] - x[1])) process.stdout.write(`  ${n} × ${why}\n`);
 for (const b of bad) process.stdout.write(`  seed ${b.seed}: ${b.verdict}: ${b.detail}${b.saved ? ` (${b.saved})` : ''}\n`);
 
 if (args.reduce === true && bad.length > 0 && !symbolic) {
