@@ -85,7 +85,8 @@ describe('killing the fuzzer mid-run', () => {
     while (!tsklee && Date.now() < deadline) {
       const now = descendants(fuzz.pid!, processes());
       for (const p of now) seen.set(`${p.pid}:${p.start}`, p);
-      tsklee = now.some((p) => /dist\/cli\/(main\.js|launch\.cjs) run /.test(p.cmd));
+      // the node process itself (not the setpriv/timeout/nice in front of it, which name it too)
+      tsklee = now.some((p) => /^\S*node \S*dist\/cli\/(main\.js|launch\.cjs) run /.test(p.cmd));
       if (!tsklee) await sleep(20);
     }
     expect(tsklee).toBe(true);
