@@ -3,7 +3,7 @@
  * write their tests into the one output directory (numbered from a shared counter; their
  * exit-status lines are merged into exit-status.txt at the end; worker 0 writes run.stats,
  * run.istats and coverage.lcov from every worker's counts, which pass through here), and balances the work: when a worker runs dry it asks the busiest one (most live states) for
- * half of its states, as path prefixes (jobs.ts), and hands them over. When every worker is dry
+ * its shallowest state, as a path prefix with a model of its path condition (jobs.ts), and hands it over. When every worker is dry
  * and no hand-over is under way, the exploration is complete and the workers are told to end.
  *
  * Each worker is a thread running the CLI's bundle (loaded through the launcher, so from the
@@ -149,7 +149,7 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
           if (m.paths.length > 0 && idle.has(dry) && !stopping) {
             idle.delete(dry);
             jobsMoved += m.paths.length;
-            send(dry, { t: 'jobs', paths: m.paths });
+            send(dry, { t: 'jobs', paths: m.paths, models: m.models });
           }
           balance();
           return;

@@ -9,6 +9,13 @@ import type { EngineOptions } from '../options.js';
 import type { SolverBackendName, SolverOptions } from '../../solver/index.js';
 import type { RuntimeChoice } from '../prepare/runtime.js';
 import type { PeerCounts } from '../stats-peers.js';
+import type { NamedModel } from '../../solver/layers/model-hints.js';
+
+/** States handed over: each one's path prefix and a model of its path condition (null: none found). */
+export interface Jobs {
+  paths: number[][];
+  models: (NamedModel | null)[];
+}
 
 export const TEST_COUNTER = 0;
 export const STOP_FLAG = 1;
@@ -67,7 +74,7 @@ export type FromWorker =
   | { t: 'warning'; text: string; kind: 'WARNING' | 'WARNING ONCE' | 'ERROR' }
   | { t: 'file'; name: string; text: string }
   | { t: 'log'; line: string; kind: 'message' | 'warning' | 'error' | 'print' }
-  | { t: 'jobs'; paths: number[][] }
+  | ({ t: 'jobs' } & Jobs)
   | { t: 'idle' }
   | { t: 'done'; summary: WorkerSummary; searcher: string }
   /** A worker's coverage and statistics so far (workers 1..N-1), for worker 0 to merge. */
@@ -77,7 +84,7 @@ export type FromWorker =
   | { t: 'failed'; message: string };
 
 export type ToWorker =
-  | { t: 'jobs'; paths: number[][] }
+  | ({ t: 'jobs' } & Jobs)
   | { t: 'finish' }
   /** To worker 0: another worker's counts. */
   | { t: 'peer-counts'; worker: number; counts: PeerCounts }
