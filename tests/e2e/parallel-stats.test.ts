@@ -14,6 +14,7 @@ import { compileProgram, tsklee } from '../support/tsklee-cli.js';
 import { readRunStats } from '../../src/output/run-stats.js';
 import { parseIStats } from '../../src/output/istats.js';
 import { parseLcov } from '../../src/output/lcov.js';
+import { ENDLESS_PROGRAM } from '../support/endless-program.js';
 
 let dir: string;
 
@@ -140,5 +141,19 @@ describe('tsklee run --jobs: coverage and statistics', () => {
     // info's covered instructions is run.stats'
     expect(infoNumber('two', /covered instructions = (\d+) of/)).toBe(b.row.CoveredInstructions);
     expect(read('two', 'info')).toContain(/tsklee: program coverage[^\n]*\n/.exec(read('one', 'info'))![0]);
+  });
+
+  it('a run stopped by --max-time still writes rows over time and the files, with every worker counted', async () => {
+    compileProgram(dir, 'endless', ENDLESS_PROGRAM);
+    const r = tsklee(['run', '--search=dfs', '--jobs=2', '--max-time=2s', '--stats-write-interval=0.25s', '--output-dir=timed', 'endless.bc'], dir);
+    expect(r.code).toBe(0);
+    const s = await readRunStats(join(dir, 'timed', 'run.stats'));
+    expect(s.rows.length).toBeGreaterThanOrEqual(4);
+    const col = (c: string): number[] => s.rows.map((row) => row[s.columns.indexOf(c)]!);
+    // coverage and instructions never go down from one row to the next
+    for (const c of ['Instructions', 'CoveredInstructions']) for (let i = 1; i < s.rows.length; i++) expect(col(c)[i]!).toBeGreaterThanOrEqual(col(c)[i - 1]!);
+    expect(col('Instructions').at(-1)).toBe(infoNumber('timed', /total instructions = (\d+)/));
+    expect(lcovSets('timed').lines.length).toBeGreaterThan(0);
+    expect(read('timed', 'run.istats')).toMatch(/^totals: /m);
   });
 });
