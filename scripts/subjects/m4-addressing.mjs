@@ -8,9 +8,9 @@
  *                                           [--steps fetch,build,models,k,split] [--defines -DNAMES=16,...]
  *
  * 1. fetch   `apt-get source m4` into the cache (--cache, $TSKLEE_SUBJECTS, else ~/.cache/tsklee/subjects)
- * 2. build   m4 configured beside its source (m4-VERSION-bc, --disable-nls), its gnulib
- *            library (lib/libm4.a) and src/symtab.o made with CC="tsklee cc"; the driver
- *            linked with `tsklee cc` against them and runtime/replay's library: OUT/m4_symtab
+ * 2. build   m4 configured beside its source (m4-VERSION-bc, --disable-nls) for config.h and
+ *            gnulib's generated headers; the driver, m4's src/symtab.c and gnulib's
+ *            lib/xmalloc.c compiled and linked with `tsklee cc` and runtime/replay's library: OUT/m4_symtab
  *            (native, for replay) and OUT/m4_symtab.bc. --defines: the driver's -D settings
  *            (HASH_SIZE, NAMES, KEYLEN; see the driver)
  * 3. models, k, split   as apr-addressing.mjs (lib/addressing-runs.mjs): forking, relocatable
@@ -52,16 +52,26 @@ function parseArgs(argv) {
   return o;
 }
 
-/** m4's gnulib library and symtab.o made with tsklee cc; resolves to the build directory. */
+/**
+ * m4 configured (once) beside its source, and the headers gnulib generates (lib's
+ * BUILT_SOURCES); resolves to the build directory. The driver compiles symtab.c and gnulib's
+ * xmalloc.c itself, so nothing else of m4 is built.
+ */
 async function buildM4(srcDir) {
   const buildDir = `${srcDir}-bc`;
-  await configure({ srcDir, buildDir, env: { CC: CLANG, CFLAGS: '-g -O0' }, args: ['--disable-nls'], log });
-  const cc = `CC=${TSKLEE} cc --clang=${CLANG}`;
-  for (const [dir, target] of [['lib', 'libm4.a'], ['src', 'symtab.o']]) {
-    const r = await make({ buildDir: join(buildDir, dir), targets: [target], jobs: 2, vars: [cc] });
-    log(r.ran ? `made ${dir}/${target} in ${r.seconds.toFixed(0)} s` : `${dir}/${target} up to date`);
-    if (r.code !== 0 || !existsSync(join(buildDir, dir, target))) throw new SubjectError(`make ${target} failed in ${join(buildDir, dir)}: see make.log there`);
+  if (!existsSync(join(buildDir, 'config.status'))) {
+    // Debian's patches leave configure.ac newer than configure: make would then want automake
+    // 1.16 to regenerate them; the generated files are up to date, so date them in order
+    const touch = (files) => must('touch', files.map((f) => join(srcDir, f)), 'touch');
+    touch(['aclocal.m4']);
+    touch(['configure', 'lib/config.hin']);
+    touch(must('find', [srcDir, '-name', 'Makefile.in'], 'find').stdout.trim().split('\n').map((f) => f.slice(srcDir.length + 1)));
   }
+  await configure({ srcDir, buildDir, env: { CC: CLANG, CFLAGS: '-g -O0' }, args: ['--disable-nls'], log });
+  const lib = join(buildDir, 'lib');
+  const headers = must('make', ['-s', '--no-print-directory', '--eval=tsklee-built-sources: ; @echo $(BUILT_SOURCES)', 'tsklee-built-sources'], 'make (BUILT_SOURCES)', { cwd: lib }).stdout.trim().split(/\s+/);
+  const r = await make({ buildDir: lib, targets: headers, jobs: 2 });
+  if (r.code !== 0) throw new SubjectError(`making gnulib's headers failed in ${lib}: see make.log there`);
   return buildDir;
 }
 
@@ -71,7 +81,8 @@ function buildDriver({ srcDir, buildDir, out, defines }) {
   const exe = join(out, DRIVER);
   const src = join(ROOT, 'scripts', 'subjects', 'addressing', `${DRIVER}.c`);
   const inc = [buildDir, join(buildDir, 'lib'), join(srcDir, 'lib'), join(srcDir, 'src'), join(ROOT, 'runtime', 'include')].flatMap((d) => ['-I', d]);
-  must(TSKLEE, ['cc', `--clang=${CLANG}`, '-g', '-O0', '-w', ...defines, ...inc, src, join(buildDir, 'src', 'symtab.o'), join(buildDir, 'lib', 'libm4.a'), join(replayDir, 'libtskleeRuntest.a'), '-o', exe], `tsklee cc ${DRIVER}.c`);
+  const m4 = [join(srcDir, 'src', 'symtab.c'), join(srcDir, 'lib', 'xmalloc.c')];
+  must(TSKLEE, ['cc', `--clang=${CLANG}`, '-g', '-O0', '-w', ...defines, ...inc, src, ...m4, join(replayDir, 'libtskleeRuntest.a'), '-o', exe], `tsklee cc ${DRIVER}.c`);
   if (!existsSync(`${exe}.bc`)) throw new SubjectError(`tsklee cc ${DRIVER}.c wrote no ${exe}.bc`);
   return { exe, bc: `${exe}.bc` };
 }

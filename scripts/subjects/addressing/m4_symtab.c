@@ -2,11 +2,12 @@
  * as m4 does for every word of its input (paper 003 §4.2's m4 subject, in small).
  * symtab_init allocates HASH_SIZE buckets (m4's -H; the paper's runs used 509: its Table 6
  * gives m4's largest split object as 4072 B = 509 * 8), the first NAMES of m4's builtin names
- * are inserted as m4's builtin_init does, then a symbolic KEYLEN-byte name is looked up twice
+ * are inserted as m4's builtin_init does, then a symbolic KEYLEN-byte name (default 2; 3 or 4
+ * make the forking model's queries time out here) is looked up twice
  * (`ifdef(name)' and a `defn' of a name differing in its first byte): the bucket is read at a
  * symbolic index, and the chain's symbols and their names are reached through pointers read
- * from it. Defines what m4.c would (hash_table_size, warning_status) since m4.c's main is not
- * linked. */
+ * from it. Linked with symtab.c and gnulib's xmalloc.c only; defines what m4.c would
+ * (hash_table_size, warning_status, m4_error) since m4.c's main is not linked. */
 #include <klee/klee.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@
 #define NAMES 16
 #endif
 #ifndef KEYLEN
-#define KEYLEN 4
+#define KEYLEN 2
 #endif
 
 size_t hash_table_size = HASH_SIZE;
@@ -57,4 +58,15 @@ int main(void) {
   s = lookup_symbol(name, SYMBOL_LOOKUP);
   if (s != NULL && SYMBOL_MACRO_ARGS(s)) found += 4;
   return found;
+}
+
+/* m4.c's m4_error (only an invalid lookup mode reaches it here) and gnulib's xalloc_die
+ * (xalloc-die.c reports through error() and gettext): neither file is linked */
+void m4_error(int status, int errnum, const char *format, ...) {
+  (void)status, (void)errnum, (void)format;
+  abort();
+}
+
+void xalloc_die(void) {
+  abort();
 }
