@@ -3,7 +3,7 @@
  * symtab_init allocates HASH_SIZE buckets (m4's -H; the paper's runs used 509: its Table 6
  * gives m4's largest split object as 4072 B = 509 * 8), the first NAMES of m4's builtin names
  * are inserted as m4's builtin_init does, then a symbolic KEYLEN-byte name (default 2; 3 or 4
- * make the forking model's queries time out here) is looked up twice
+ * left solver queries timing out under both models on this machine) is looked up twice
  * (`ifdef(name)' and a `defn' of a name differing in its first byte): the bucket is read at a
  * symbolic index, and the chain's symbols and their names are reached through pointers read
  * from it. Linked with symtab.c and gnulib's xmalloc.c only; defines what m4.c would
