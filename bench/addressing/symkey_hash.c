@@ -1,11 +1,15 @@
 /* A chained hash table with string-like keys (m4's and make's symbol tables in small): 16
- * buckets, 8 entries inserted from concrete names, then two lookups of a symbolic 3-byte
- * key. A node pointer read from a bucket at a symbolic index may point to any node. */
+ * buckets, 8 entries inserted from concrete names (-DENTRIES=N for another count), then two
+ * lookups of a symbolic 3-byte key. A node pointer read from a bucket at a symbolic index may
+ * point to any node. */
 #include <klee/klee.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define BUCKETS 16
+#ifndef ENTRIES
+#define ENTRIES 8
+#endif
 
 typedef struct entry {
   char name[8];
@@ -38,7 +42,7 @@ static entry_t *lookup(const char *key) {
 
 int main(void) {
   char name[4] = "a00";
-  for (int i = 0; i < 8; i++) {
+  for (int i = 0; i < ENTRIES; i++) {
     name[1] = (char)('0' + i / 10);
     name[2] = (char)('0' + i % 10);
     insert(name, i);

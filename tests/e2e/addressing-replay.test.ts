@@ -29,18 +29,24 @@ import {
   type FixtureCase,
   type TskleeRun,
 } from '../support/engine-harness.js';
-import { buildAll, replayCase, stdoutMatchesNative } from '../support/replay-check.js';
+import { buildAll, replayCase } from '../support/replay-check.js';
 
 const CONFIG: Config = { clang: 19, mode: 'O0' };
 const RELOCATABLE = ['--addressing=relocatable', '--check-address-invariants'];
 const DSMM = [...RELOCATABLE, '--segment-merging', '--context-resolve=4', '--reuse-segments'];
 
-/** Completed paths of each bench program under the forking model and under DSMM. */
-const BENCH: Record<string, { forking: number; dsmm: number }> = {
-  large_table: { forking: 3, dsmm: 3 },
-  ptr_array: { forking: 64, dsmm: 9 },
-  seeded_table: { forking: 3, dsmm: 3 },
-  symkey_hash: { forking: 383, dsmm: 26 },
+/**
+ * Completed paths of each bench program under the forking model and under DSMM, at sizes
+ * smaller than the benchmark's (clang -D flags; README's tables use the defaults): symkey_hash
+ * with 4 entries (the benchmark's 8 give 383 forking paths, most of this file's time) still
+ * has the forking model's path explosion that merging removes; seeded_table with a 1 KB
+ * table (4 KB in the benchmark) still carries its symbolic writes into the read's array.
+ */
+const BENCH: Record<string, { flags: string[]; forking: number; dsmm: number }> = {
+  large_table: { flags: [], forking: 3, dsmm: 3 },
+  ptr_array: { flags: [], forking: 64, dsmm: 9 },
+  seeded_table: { flags: ['-DENTRIES=256'], forking: 3, dsmm: 3 },
+  symkey_hash: { flags: ['-DENTRIES=4'], forking: 131, dsmm: 26 },
 };
 
 interface Job {
@@ -56,7 +62,8 @@ for (const fixture of listEngineFixtures().filter((f) => !/^(heap|mem)_/.test(f.
   jobs.push({ key: `${fixture.name} relocatable`, k: { id: configId(fixture.name, CONFIG), fixture, config: CONFIG }, args: RELOCATABLE, paths: null });
 }
 for (const [name, want] of Object.entries(BENCH)) {
-  const fixture: EngineFixture = { name: `addressing_bench_${name}`, src: join(ROOT, 'bench', 'addressing', `${name}.c`), expect: { paths: 0, partial: 0, tests: 0, errors: {}, notes: '' } };
+  const stem = `addressing_bench_${name}${want.flags.map((f) => f.replace(/^-D\w*=/, '_')).join('')}`;
+  const fixture: EngineFixture = { name: stem, src: join(ROOT, 'bench', 'addressing', `${name}.c`), flags: want.flags, expect: { paths: 0, partial: 0, tests: 0, errors: {}, notes: '' } };
   for (const [model, args, paths] of [['forking', [], want.forking], ['dsmm', DSMM, want.dsmm]] as const) {
     const k: FixtureCase = { id: configId(fixture.name, CONFIG), fixture: { ...fixture, expect: { ...fixture.expect, paths, tests: paths } }, config: CONFIG };
     jobs.push({ key: `${name} ${model}`, k, args: [...args], paths });
@@ -75,7 +82,8 @@ describe('every test replays natively under both memory models', () => {
   beforeAll(async () => {
     const buildErrors = await buildAll(buildReplayLib(), jobs.map((j) => j.k));
     const runs = await pool(jobs, async (j) => {
-      const bc = await compileBitcodeAsync(j.k.fixture.src, j.k.config);
+      const f = j.k.fixture;
+      const bc = await compileBitcodeAsync(f.src, f.flags?.length ? { ...j.k.config, flags: f.flags, stem: f.name } : j.k.config);
       const extra = j.paths === null ? (resolveExpectation(j.k.fixture.expect, j.k.config).args ?? []) : [];
       return runTskleeCachedAsync(bc, { args: [...j.args, ...extra] });
     });
@@ -92,9 +100,8 @@ describe('every test replays natively under both memory models', () => {
         for (const kind of new Set([...Object.keys(errs), ...Object.keys(want.errors ?? {})])) {
           if ((errs[kind] ?? 0) !== (want.errors?.[kind] ?? 0)) p.push(`.${kind}.err files: expected ${want.errors?.[kind] ?? 0}, got ${errs[kind] ?? 0}`);
         }
-        if (j.paths !== null) p.push(...(await stdoutMatchesNative(j.k, r)));
       }
-      if (j.k.fixture.expect.replay?.skip === undefined) p.push(...(await replayCase(j.k, r, buildErrors, j.paths === null)).problems);
+      if (j.k.fixture.expect.replay?.skip === undefined) p.push(...(await replayCase(j.k, r, buildErrors, j.paths === null, j.paths !== null)).problems);
       if (p.length > 0) problems.set(j.key, [...p, describeRun(r)]);
     }
   }, 1_800_000);

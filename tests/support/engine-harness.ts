@@ -121,6 +121,8 @@ export interface EngineFixture {
   name: string;
   src: string;
   expect: Expectation;
+  /** Extra clang flags of both the bitcode and the native builds (e.g. -DENTRIES=4); the name must then be unique to them. */
+  flags?: string[];
 }
 
 /** Every fixtures/engine/<name>.c with its <name>.expect.json (TSKLEE_ENGINE_FIXTURES=a,b filters). */

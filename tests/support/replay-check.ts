@@ -34,10 +34,11 @@ export async function buildAll(lib: string, cases: readonly FixtureCase[]): Prom
   const builds = new Map<string, () => Promise<string>>();
   for (const { fixture: f, config: c } of cases) {
     const san = exePath(f, c, true);
-    builds.set(san, () => compileNativeCached(f.src, { clang: c.clang, opt: ['-O0'], sanitize: true, replayLib: lib, out: san, flags: ['-lm'] }));
+    const flags = [...(f.flags ?? []), '-lm'];
+    builds.set(san, () => compileNativeCached(f.src, { clang: c.clang, opt: ['-O0'], sanitize: true, replayLib: lib, out: san, flags }));
     if (c.mode !== 'O0') {
       const plain = exePath(f, c, false);
-      builds.set(plain, () => compileNativeCached(f.src, { clang: c.clang, opt: ['-O2'], replayLib: lib, out: plain, flags: ['-lm'] }));
+      builds.set(plain, () => compileNativeCached(f.src, { clang: c.clang, opt: ['-O2'], replayLib: lib, out: plain, flags }));
     }
   }
   const errors = new Map<string, Error | undefined>();
@@ -61,9 +62,11 @@ export interface Verdict {
 /**
  * Replays every test of one configuration's run and says what did not end as tsklee reported.
  * `checkHistogram`: also match the completed paths' exit statuses against the fixture's
- * histogram (only without merging: a merged state stands for several paths).
+ * histogram (only without merging: a merged state stands for several paths). `checkStdout`:
+ * also compare each completed path's recorded stdout with that same native run's (one
+ * native run per test serves both checks).
  */
-export async function replayCase(k: FixtureCase, r: TskleeRun, buildErrors: Map<string, Error | undefined>, checkHistogram = true): Promise<Verdict> {
+export async function replayCase(k: FixtureCase, r: TskleeRun, buildErrors: Map<string, Error | undefined>, checkHistogram = true, checkStdout = false): Promise<Verdict> {
   const { fixture: f, config: c } = k;
   const want = resolveExpectation(f.expect, c);
   const san = exePath(f, c, true);
@@ -84,7 +87,12 @@ export async function replayCase(k: FixtureCase, r: TskleeRun, buildErrors: Map<
       if (why) problems.push(`${name}: ${why}`);
       return;
     }
-    const o = classifyNative(await replayNativeAsync(completedExe, t.path!));
+    const native = await replayNativeAsync(completedExe, t.path!);
+    if (checkStdout) {
+      const why = stdoutDiffers(t.path!, native.stdout);
+      if (why) problems.push(`${name}: ${why}`);
+    }
+    const o = classifyNative(native);
     if (o.kind !== 'exit' || o.code === REPLAY_ERROR_EXIT) {
       problems.push(`${name} (a completed path) replayed natively ended with ${describeOutcome(o)}${c.mode === 'O0' ? ' (sanitized build: an error tsklee missed?)' : ''}`);
       return;
@@ -101,18 +109,12 @@ export async function replayCase(k: FixtureCase, r: TskleeRun, buildErrors: Map<
 }
 
 /**
- * The stdout each completed path recorded (testN.stdout, evaluated under the test's inputs) is
- * what the native program prints on them: values read from moved objects must come out right.
+ * Why a completed path's recorded stdout (testN.stdout beside testN.ktest, evaluated under the
+ * test's inputs) is not what the native program printed on them, or undefined: values read
+ * from moved objects must come out right.
  */
-export async function stdoutMatchesNative(k: FixtureCase, r: TskleeRun): Promise<string[]> {
-  const exe = exePath(k.fixture, k.config, true);
-  const out: string[] = [];
-  for (const t of r.tests) {
-    if (t.path === undefined || t.errKind !== undefined) continue;
-    const file = t.path.replace(/\.ktest$/, '.stdout');
-    const recorded = existsSync(file) ? readFileSync(file, 'utf8') : '';
-    const native = (await replayNativeAsync(exe, t.path)).stdout;
-    if (native !== recorded) out.push(`test${String(t.id).padStart(6, '0')}: recorded stdout ${JSON.stringify(recorded)}, native ${JSON.stringify(native)}`);
-  }
-  return out;
+function stdoutDiffers(ktest: string, native: string): string | undefined {
+  const file = ktest.replace(/\.ktest$/, '.stdout');
+  const recorded = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  return native === recorded ? undefined : `recorded stdout ${JSON.stringify(recorded)}, native ${JSON.stringify(native)}`;
 }
