@@ -15,7 +15,11 @@
  *  3. a subset that is UNSAT (more constraints stay unsatisfiable), or — unless
  *     `cexCacheTryAll` — a SAT subset whose model happens to satisfy the key (checked by
  *     evaluating the key under it: cheap and frequently successful);
- *  4. with `cexCacheTryAll`, every distinct model seen so far, evaluated on the key.
+ *  4. with `cexCacheTryAll`, every distinct model seen so far, evaluated on the key;
+ *  5. when the key holds a disjunction (a merged state's path condition, prefix ∧ (s₁ ∨ s₂)):
+ *     the keys with the disjunction replaced by one disjunct's conjuncts, as in 1 and 3 — the
+ *     pre-merge states' own keys are subsets of those, so their models are tried (a model of
+ *     a disjunct's key satisfies the key), and the key is UNSAT when every disjunct's is.
  * A miss asks the next layer for a model of the key (computeInitialValues over the key's
  * arrays) and stores the answer. Answers found in steps 2–4 are also stored under the exact
  * key. Arrays a model does not bind read as zeros (KLEE's Assignment without free values).
@@ -33,6 +37,7 @@ import { Validity, type InitialValues, type Query, type Solver, type SolverStats
 import { LayerCounters } from './layer-stats.js';
 import { SetMap, sortedSet } from './ubtree.js';
 import { GenerationalMap } from '../../util/generational-map.js';
+import { conjunctsInto, disjunctsOf } from './fast-cases.js';
 import type { ModelHints } from './model-hints.js';
 
 /** Keys per generation of the cache (it holds at most twice as many), and distinct models kept. */
@@ -60,6 +65,9 @@ interface Entry {
 
 const EMPTY_MODEL: Assignment = new Map();
 
+/** Disjunctions of more disjuncts are not looked up case by case (step 5). */
+const MAX_DISJUNCTS = 8;
+
 function satisfies(model: Assignment, key: readonly Expr[]): boolean {
   const ev = new Evaluator(model);
   for (const e of key) if (!ev.isTrue(e)) return false;
@@ -80,6 +88,8 @@ export class CexCachingSolver implements Solver {
   /** Lookups answered from the cache / sent below (KLEE's queryCexCacheHits/Misses). */
   lookupHits = 0;
   lookupMisses = 0;
+  /** Lookups answered by step 5 (a disjunct's key). */
+  disjunctHits = 0;
 
   constructor(
     private readonly inner: Solver,
@@ -166,9 +176,49 @@ export class CexCachingSolver implements Solver {
         }
       }
     }
+    if (found === undefined) found = this.byDisjuncts(exprs);
     if (found === undefined) return undefined;
     this.store(key, { answer: found.answer });
     return found.answer;
+  }
+
+  /** Step 5: the first disjunction of at most MAX_DISJUNCTS disjuncts, case by case. */
+  private byDisjuncts(exprs: readonly Expr[]): Entry | undefined {
+    let at = -1;
+    let disjuncts: Expr[] | null = null;
+    for (let i = 0; i < exprs.length && disjuncts === null; i++) {
+      const d = disjunctsOf(exprs[i]!);
+      if (d !== null && d.length <= MAX_DISJUNCTS) {
+        at = i;
+        disjuncts = d;
+      }
+    }
+    if (disjuncts === null) return undefined;
+    const rest = exprs.filter((_, i) => i !== at);
+    let allUnsat = true;
+    for (const d of disjuncts) {
+      const one = rest.slice();
+      conjunctsInto(d, one);
+      const key = sortedSet(one.map((e) => e.id));
+      const exact = this.exact(key);
+      if (exact !== undefined) {
+        if (exact.answer === null) continue;
+        // a model of a disjunct's key is a model of the key (the disjunct implies the disjunction)
+        this.disjunctHits++;
+        return exact;
+      }
+      const sat = (v: Entry): boolean => v.answer !== null && satisfies(v.answer, exprs);
+      const m = this.young.findSubset(key, sat) ?? this.old.findSubset(key, sat);
+      if (m !== undefined) {
+        this.disjunctHits++;
+        return m;
+      }
+      const unsat = (v: Entry): boolean => v.answer === null;
+      if (allUnsat && (this.young.findSubset(key, unsat) ?? this.old.findSubset(key, unsat)) === undefined) allUnsat = false;
+    }
+    if (!allUnsat) return undefined;
+    this.disjunctHits++;
+    return { answer: null };
   }
 
   /** Runs one query, counting it as a hit when nothing was asked below. */

@@ -23,6 +23,7 @@ import { byteSetsOf, type ByteSets } from './byte-sets.js';
 import { IntervalSet } from './fast-intervals.js';
 import { LayerCounters } from './layer-stats.js';
 import { search, writeVar } from './fast-search.js';
+import { conjunctsInto, disjunctsOf, hasCompound } from './fast-cases.js';
 
 export interface FastSolverOptions {
   /** The layer's name in stats() (default 'fast'). */
@@ -33,8 +34,15 @@ export interface FastSolverOptions {
 
 const DEFAULT_BUDGET = 5_000;
 
+/** Most cases one question is split into (disjunctions of merged path conditions, fast-cases.ts). */
+const MAX_CASES = 64;
+/** A case's share of the search budget (the cases of one question share about 16 budgets). */
+const CASE_BUDGET_SHARE = 4;
+
 /** Undecided: ask the next layer. */
 const UNDECIDED = undefined;
+/** splitCases found nothing to split. */
+const NOT_SPLIT = Symbol('not split');
 type Answer = Map<ExprArray, Uint8Array> | null | typeof UNDECIDED;
 
 /** A variable and the values its constraints allow (a simple constraint's analysis is one). */
@@ -51,6 +59,8 @@ export class FastSolver implements Solver {
   sat = 0;
   searched = 0;
   searchGaveUp = 0;
+  /** Questions decided by splitting a disjunction into cases. */
+  split = 0;
 
   constructor(
     private readonly inner: Solver,
@@ -62,6 +72,53 @@ export class FastSolver implements Solver {
 
   /** A model of the conjunction of `exprs`, null when unsatisfiable, undefined when undecided. */
   solve(exprs: readonly Expr[]): Answer {
+    if (hasCompound(exprs)) {
+      const cases = { left: MAX_CASES };
+      const r = this.splitCases(exprs, cases, this.budget);
+      if (r !== NOT_SPLIT) {
+        if (r !== UNDECIDED) this.split++;
+        return r;
+      }
+    }
+    return this.solveConjunction(exprs, this.budget);
+  }
+
+  /**
+   * Splits the question on its disjunction of fewest disjuncts that interval reasoning cannot
+   * take as one set (fast-cases.ts): null when every case is unsatisfiable, the first case's
+   * model found, undefined when a case is undecided or the cases ran out. NOT_SPLIT when
+   * there is no such disjunction and no conjunction to flatten.
+   */
+  private splitCases(exprs: readonly Expr[], cases: { left: number }, budget: number): Answer | typeof NOT_SPLIT {
+    const flat: Expr[] = [];
+    for (const e of exprs) conjunctsInto(e, flat);
+    let pick = -1;
+    let disjuncts: Expr[] | null = null;
+    for (let i = 0; i < flat.length; i++) {
+      const d = disjunctsOf(flat[i]!);
+      if (d === null || (disjuncts !== null && d.length >= disjuncts.length)) continue;
+      if (analyze(flat[i]!).kind === 'simple') continue;
+      pick = i;
+      disjuncts = d;
+    }
+    if (disjuncts === null) return flat.length === exprs.length ? NOT_SPLIT : this.solveConjunction(flat, budget);
+    const rest = flat.slice(0, pick).concat(flat.slice(pick + 1));
+    const share = Math.floor(this.budget / CASE_BUDGET_SHARE);
+    let undecided = false;
+    for (const d of disjuncts) {
+      if (cases.left-- <= 0) return UNDECIDED;
+      const one = rest.slice();
+      conjunctsInto(d, one);
+      let r = this.splitCases(one, cases, share);
+      if (r === NOT_SPLIT) r = this.solveConjunction(one, share);
+      if (r === UNDECIDED) undecided = true;
+      else if (r !== null) return r;
+    }
+    return undecided ? UNDECIDED : null;
+  }
+
+  /** solve() for a conjunction without disjunctions worth splitting. */
+  private solveConjunction(exprs: readonly Expr[], budget: number): Answer {
     const simple: SimpleAnalysis[] = [];
     let complex: Expr[] | null = null;
     let wide = false; // constraints on variables of several bytes
@@ -78,18 +135,18 @@ export class FastSolver implements Solver {
       simple.push(a);
     }
     const all = groupByVariable(simple);
-    if (all === undefined) return this.demoted(exprs);
+    if (all === undefined) return this.demoted(exprs, budget);
     if (all === null) return null;
-    if (wide && overlapping(all)) return this.demoted(exprs);
+    if (wide && overlapping(all)) return this.demoted(exprs, budget);
     if (complex === null) return modelOf(all);
-    return this.enumerate(complex, slotMap(all), all);
+    return this.enumerate(complex, slotMap(all), all, budget);
   }
 
   /**
    * Variables of different lengths share bytes: the single-byte constraints keep their sets,
    * the constraints on wider variables are searched like complex ones.
    */
-  private demoted(exprs: readonly Expr[]): Answer {
+  private demoted(exprs: readonly Expr[], budget: number): Answer {
     const slots = new Map<ExprArray, Map<number, Slot>>();
     const complex: Expr[] = [];
     for (const e of exprs) {
@@ -107,12 +164,12 @@ export class FastSolver implements Solver {
     }
     const all = nonEmptySlots(slots);
     if (all === null) return null;
-    return this.enumerate(complex, slots, all);
+    return this.enumerate(complex, slots, all, budget);
   }
 
   /** Searches the values of the bytes the complex constraints read (fast-search.ts). */
-  private enumerate(complex: Expr[], slots: Map<ExprArray, Map<number, Slot>>, all: Slot[]): Answer {
-    if (this.budget === 0) return UNDECIDED;
+  private enumerate(complex: Expr[], slots: Map<ExprArray, Map<number, Slot>>, all: Slot[], budget: number): Answer {
+    if (budget === 0) return UNDECIDED;
     const free: Slot[] = [];
     const seen = new Set<Slot>();
     for (const e of complex) {
@@ -135,7 +192,7 @@ export class FastSolver implements Solver {
     free.sort((x, y) => x.v.array.id - y.v.array.id || x.v.start - y.v.start);
     this.searched++;
     const model = modelOf(all);
-    const found = search(complex, free, model, this.budget);
+    const found = search(complex, free, model, budget);
     if (found === undefined) {
       this.searchGaveUp++;
       return UNDECIDED;

@@ -162,6 +162,34 @@ describe('counterexample cache', () => {
     expect(core.count).toBe(1);
   });
 
+  test("a merged path condition: a pre-merge state's model answers, and UNSAT in every disjunct is UNSAT", () => {
+    const core = new BruteForceSolver([0, 1, 2, 3, 5, 7]); // three bytes: a restricted domain
+    const s = new CexCachingSolver(core);
+    const prefix = b.ult(x0, c8(10));
+    const sideA = [b.eq(y0, c8(1)), b.ugt(x1, c8(2))];
+    const sideB = [b.eq(y0, c8(2)), b.ult(x1, c8(2))];
+    // the two states before the merge branched on y0 < 5 (their own keys, each a SAT model)
+    expect(s.computeInitialValues({ constraints: [prefix, ...sideA], expr: TRUE }, [x, y])).not.toBeNull();
+    expect(s.computeInitialValues({ constraints: [prefix, ...sideB], expr: TRUE }, [x, y])).not.toBeNull();
+    expect(s.computeTruth({ constraints: [prefix, ...sideA], expr: b.ult(y0, c8(5)) })).toBe(true);
+    expect(s.computeTruth({ constraints: [prefix, ...sideB], expr: b.ult(y0, c8(5)) })).toBe(true);
+    const n = core.count;
+    const merged = [prefix, b.or(b.and(sideA[0]!, sideA[1]!), b.and(sideB[0]!, sideB[1]!))];
+    // a model of one side satisfies the merged path condition
+    const m = s.computeInitialValues({ constraints: merged, expr: TRUE }, [x, y])!;
+    expect([1, 2]).toContain(m[1]![0]);
+    // y0 < 5 is valid on both sides, so in the merged state
+    expect(s.computeTruth({ constraints: merged, expr: b.ult(y0, c8(5)) })).toBe(true);
+    expect(core.count).toBe(n);
+    expect(s.disjunctHits).toBe(2);
+    // y0 ≠ 1 holds in side B's model: no core call either
+    expect(s.computeTruth({ constraints: merged, expr: b.eq(y0, c8(1)) })).toBe(false);
+    expect(core.count).toBe(n);
+    // x0 ≠ 0 holds in neither side's model: the core decides
+    expect(s.computeTruth({ constraints: merged, expr: b.eq(x0, c8(0)) })).toBe(false);
+    expect(core.count).toBe(n + 1);
+  });
+
   test('an UNSAT subset answers UNSAT', () => {
     const core = new BruteForceSolver();
     const s = new CexCachingSolver(core);
