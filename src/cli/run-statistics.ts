@@ -17,7 +17,7 @@ import { parseTimeSpan } from './commands/time-span.js';
 import { UsageError } from './errors.js';
 import type { EngineOptions } from '../engine/options.js';
 import type { StatsSinks, StatsTracker } from '../engine/stats-tracker.js';
-import { formatCoverageTotals, sourceCoverage } from '../engine/stats-source.js';
+import { formatCoverageTotals, moduleCoverageTotals, sourceCoverage } from '../engine/stats-source.js';
 import { formatLcov } from '../output/lcov.js';
 import { writeFileAtomic, type OutputDir } from '../output/index.js';
 import type { RunStatsWriter } from '../output/run-stats.js';
@@ -89,6 +89,6 @@ export function writeCoverage(out: OutputDir, tracker: StatsTracker, testName: s
   const program = sourceCoverage(tracker.coverage, ex.covered, ex.edgeTaken, true);
   writeFileAtomic(out.file('coverage.lcov'), formatLcov(testName, program.files));
   let lines = formatCoverageTotals('program coverage (runtime excluded)', program.totals);
-  if (tracker.coverage.functions.some((f) => f.runtime)) lines += formatCoverageTotals('coverage with the runtime', sourceCoverage(tracker.coverage, ex.covered, ex.edgeTaken, false).totals);
+  if (tracker.coverage.functions.some((f) => f.runtime)) lines += formatCoverageTotals('coverage with the runtime', moduleCoverageTotals(tracker.coverage, ex.covered, ex.edgeTaken));
   return lines;
 }
