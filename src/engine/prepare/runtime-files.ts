@@ -55,18 +55,18 @@ function newestMtime(dirs: readonly string[], files: readonly string[]): number 
 }
 
 /**
- * Whether the bitcode is surely up to date, checked without the build script: importing an
- * ES module from the bundle starts Node's ES module loader (~20 ms of CPU and more of wall
- * time on every run). The inputs are a superset of the script's own (every file of the
+ * Whether root's runtime/build/<part>.bc is surely up to date, checked without the build
+ * script: importing an ES module from the bundle starts Node's ES module loader (~20 ms of
+ * CPU and more of wall time on every run). The inputs are a superset of the script's own (every file of the
  * part's sources and of runtime/include, and the build scripts), so a false answer only
  * means the script checks again; a true one is never wrong where the script would rebuild.
  */
-function surelyUpToDate(part: RuntimePart, bc: string): boolean {
-  const out = statSync(bc, { throwIfNoEntry: false });
+export function runtimeSurelyUpToDate(root: string, part: RuntimePart): boolean {
+  const out = statSync(join(root, 'runtime', 'build', `${part}.bc`), { throwIfNoEntry: false });
   if (out === undefined) return false;
-  if (part === 'libc' && !existsSync(join(ROOT, 'runtime', 'build', 'libc.index.json'))) return false;
-  const scripts = ['build-runtime-libc.mjs', 'build-runtime-posix.mjs', 'runtime-build-common.mjs', 'runtime-index.mjs'].map((f) => join(ROOT, 'scripts', f));
-  return out.mtimeMs >= newestMtime([join(ROOT, 'runtime', part), join(ROOT, 'runtime', 'include')], scripts);
+  if (part === 'libc' && !existsSync(join(root, 'runtime', 'build', 'libc.index.json'))) return false;
+  const scripts = ['build-runtime-libc.mjs', 'build-runtime-posix.mjs', 'runtime-build-common.mjs', 'runtime-index.mjs'].map((f) => join(root, 'scripts', f));
+  return out.mtimeMs >= newestMtime([join(root, 'runtime', part), join(root, 'runtime', 'include')], scripts);
 }
 
 /** Path of runtime/build/<part>.bc (for the libc, its member index may stand in for it), built first in a source checkout. */
@@ -74,7 +74,7 @@ export async function runtimeBitcode(part: RuntimePart): Promise<string> {
   const rel = `runtime/build/${part}.bc`;
   const bc = join(ROOT, rel);
   const script = buildScript(part);
-  if (script !== undefined && !surelyUpToDate(part, bc)) {
+  if (script !== undefined && !runtimeSurelyUpToDate(ROOT, part)) {
     try {
       const mod = (await import(pathToFileURL(script).href)) as { buildBitcode(o: { quiet: boolean }): string };
       mod.buildBitcode({ quiet: true });
