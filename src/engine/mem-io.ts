@@ -34,6 +34,9 @@ export class MemIO {
   /** --optimize-array=value: symbolic-index reads of all-concrete objects become value choices (array-values.ts). */
   arrayValueChoice = false;
 
+  /** Per aggregate type, its padding bytes (null: none), for write(). */
+  readonly paddingMasks = new Map<Type, Uint8Array | null>();
+
   constructor(readonly dl: DataLayout) {}
 
   storeSize(t: Type): number {
@@ -230,8 +233,10 @@ export class MemIO {
     if (t.kind === TypeKind.Struct || t.kind === TypeKind.Array) {
       // padding keeps its old contents
       const mask = paddingMask(this, t, n);
-      for (let i = 0; i < n; i++) if (!mask[i]) os.write8(off + i, bytes[i]!);
-      return;
+      if (mask !== null) {
+        for (let i = 0; i < n; i++) if (mask[i] === 0) os.write8(off + i, bytes[i]!);
+        return;
+      }
     }
     for (let i = 0; i < n; i++) os.write8(off + i, bytes[i]!);
   }
@@ -263,25 +268,45 @@ export class MemIO {
   }
 }
 
-/** For aggregates: which of the n bytes are padding (not written by a store of the type). */
-function paddingMask(io: MemIO, t: Type, n: number): boolean[] {
-  const covered = new Array<boolean>(n).fill(false);
-  const mark = (ty: Type, off: number): void => {
-    if (ty.kind === TypeKind.Struct) {
-      const st = ty as StructType;
-      const l = io.dl.structLayout(st);
-      st.elements.forEach((e, i) => mark(e, off + l.offsets[i]!));
-    } else if (ty.kind === TypeKind.Array) {
-      const at = ty as ArrayType;
-      const stride = io.dl.typeAllocSize(at.element);
-      for (let i = 0; i < at.length; i++) mark(at.element, off + i * stride);
-    } else {
-      const s = io.dl.typeStoreSize(ty);
-      for (let i = 0; i < s && off + i < n; i++) covered[off + i] = true;
-    }
+/** Aggregates up to this store size keep their padding mask in MemIO.paddingMasks. */
+const MAX_CACHED_MASK = 64 * 1024;
+
+/**
+ * For aggregates: which of the n bytes are padding (not written by a store of the type), or
+ * null when none is. Global initialisers store every aggregate, and an array of scalars (most
+ * of them) has no padding: the answer is kept per type rather than found byte by byte again.
+ */
+function paddingMask(io: MemIO, t: Type, n: number): Uint8Array | null {
+  const cached = io.paddingMasks.get(t);
+  if (cached !== undefined) return cached;
+  const mask = computePadding(io, t, n);
+  if (n <= MAX_CACHED_MASK) io.paddingMasks.set(t, mask);
+  return mask;
+}
+
+/** Padding bytes (1) of t within its n bytes, or null: every byte a scalar of t covers is 0. */
+function computePadding(io: MemIO, t: Type, n: number): Uint8Array | null {
+  if (t.kind !== TypeKind.Struct && t.kind !== TypeKind.Array) return null;
+  const mask = new Uint8Array(n).fill(1);
+  // each element covers its store size at its offset, minus its own padding
+  const cover = (ty: Type, off: number): void => {
+    const size = io.dl.typeStoreSize(ty);
+    const inner = paddingMask(io, ty, size);
+    for (let i = 0; i < size && off + i < n; i++) if (inner === null || inner[i] === 0) mask[off + i] = 0;
   };
-  mark(t, 0);
-  return covered.map((c) => !c);
+  if (t.kind === TypeKind.Struct) {
+    const st = t as StructType;
+    const l = io.dl.structLayout(st);
+    st.elements.forEach((e, i) => cover(e, l.offsets[i]!));
+  } else {
+    const at = t as ArrayType;
+    const stride = io.dl.typeAllocSize(at.element);
+    const elementSize = io.dl.typeStoreSize(at.element);
+    // elements without padding, back to back: nothing to find byte by byte
+    if (stride === elementSize && at.length * stride >= n && paddingMask(io, at.element, elementSize) === null) return null;
+    for (let i = 0; i < at.length && i * stride < n; i++) cover(at.element, i * stride);
+  }
+  return mask.includes(1) ? mask : null;
 }
 
 /** Elements of eb bits (eb not a multiple of 8) packed into one integer, element 0 lowest. */

@@ -6,7 +6,7 @@
  */
 import { formatLcov } from '../output/lcov.js';
 import type { EngineOptions } from './options.js';
-import { formatCoverageTotals, sourceCoverage } from './stats-source.js';
+import { formatCoverageTotals, moduleCoverageTotals, sourceCoverage } from './stats-source.js';
 import type { StatsTracker } from './stats-tracker.js';
 
 /** Whether run.stats / run.istats are written (KLEE: when either of their intervals is set). */
@@ -27,6 +27,6 @@ export function coverageReport(tracker: StatsTracker, testName: string): { lcov:
   const c = tracker.counts();
   const program = sourceCoverage(tracker.coverage, c.covered, c.edgeTaken, true);
   let info = formatCoverageTotals('program coverage (runtime excluded)', program.totals);
-  if (tracker.coverage.functions.some((f) => f.runtime)) info += formatCoverageTotals('coverage with the runtime', sourceCoverage(tracker.coverage, c.covered, c.edgeTaken, false).totals);
+  if (tracker.coverage.functions.some((f) => f.runtime)) info += formatCoverageTotals('coverage with the runtime', moduleCoverageTotals(tracker.coverage, c.covered, c.edgeTaken));
   return { lcov: formatLcov(testName, program.files), info };
 }

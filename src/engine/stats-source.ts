@@ -84,6 +84,41 @@ export function sourceCoverage(model: CoverageModel, covered: Float64Array, edge
   return { files: out, totals };
 }
 
+/**
+ * sourceCoverage(model, covered, edgeTaken, false).totals without the per-file tables: the
+ * whole module's lines are the model's line ids (CoverageModel.siteLineId), so nothing is
+ * built per file or sorted. For `info`'s "coverage with the runtime" line, where the runtime
+ * is most of the module.
+ */
+export function moduleCoverageTotals(model: CoverageModel, covered: Float64Array, edgeTaken: Float64Array): CoverageTotals {
+  const totals: CoverageTotals = {
+    instructions: { covered: 0, total: 0 },
+    lines: { covered: 0, total: model.lineCount },
+    branches: { covered: 0, total: 0 },
+    functions: { covered: 0, total: model.functions.length },
+  };
+  for (const fn of model.functions) if (fn.end > fn.start && model.count(covered, fn.start) > 0) totals.functions.covered++;
+  const hit = new Uint8Array(model.lineCount);
+  for (let s = 0; s < model.siteCountGid.length; s++) {
+    const ran = model.count(covered, s) > 0;
+    if (model.siteCoverable[s] === 1) {
+      totals.instructions.total++;
+      if (ran) totals.instructions.covered++;
+    }
+    const id = model.siteLineId[s]!;
+    if (ran && id >= 0 && hit[id] === 0) {
+      hit[id] = 1;
+      totals.lines.covered++;
+    }
+  }
+  for (const b of model.branches) {
+    const counts = sideCounts(b, edgeTaken);
+    totals.branches.total += counts.length;
+    totals.branches.covered += counts.filter((c) => c > 0).length;
+  }
+  return totals;
+}
+
 /** "12/15 (80.00%)". */
 function ratio(c: { covered: number; total: number }): string {
   const pct = c.total > 0 ? ((100 * c.covered) / c.total).toFixed(2) : '100.00';
