@@ -81,6 +81,7 @@ export class IncrementalMerging {
     for (const st of moved) {
       const node = st.regionNode as Node | null;
       if (st.status !== StateStatus.Running || node === null || st.trace === null) continue;
+      if (!ExecTree.isAncestor(t.root, node)) throw new Error(`incremental merge: state ${st.id} stands at a node outside its region's tree`);
       const have = ExecTree.letters(t.root, node).length;
       if (st.trace.length <= have) continue;
       const leaf = t.addChild(node, st.trace.slice(have), st.snapshot(), keyOf(st));

@@ -48,6 +48,7 @@ export class QuantifiedRegions {
   open(st: ExecutionState, loop: QuantifiedRegion['loop']): MergeGroup {
     const g = new MergeGroup(this.ex.newMergeGroupId(), { root: st.constraints.fork(), loop });
     g.running = 1;
+    g.open.add(st);
     st.openMergeStack.push(g);
     st.trace = [];
     this.incremental?.open(g, st);
