@@ -16,9 +16,12 @@
  *
  *   node scripts/bench-arrays.mjs [--time=10] [--programs=lexer,crc] [--configs=lambda,store-chain]
  *        [--no-fast] [--eager] [--out=DIR] [--plot-only]
+ *        [--bc=NAME=FILE.bc ... --tsklee-args="--posix-runtime ..." --program-args="--sym-stdin 8"]
  *
  * --no-fast turns tsklee's fast layer off (it answers many small array queries itself);
  * --eager generates axioms eagerly instead of by CEGAR; --plot-only redraws from OUT/arrays.json.
+ * --bc (repeatable) measures ready bitcode (a real program, e.g. scripts/subjects/bc-arrays.mjs's
+ * GNU bc) instead of bench/arrays; --tsklee-args go before it and --program-args after it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,6 +52,14 @@ const ALL_CONFIGS = [
   ['typed+pre', [AX, '--array-axioms=typed', PRE, ...gen]],
   ['typed-interval+pre', [AX, '--array-axioms=typed-interval', PRE, ...gen]],
 ];
+const words = (text) => text.split(/\s+/).filter(Boolean);
+const external = process.argv.slice(2).filter((a) => a.startsWith('--bc=')).map((a) => {
+  const m = /^--bc=([^=]+)=(.+)$/.exec(a);
+  if (m === null) throw new Error(`${a}: expected --bc=NAME=FILE.bc`);
+  return { program: m[1], bc: resolve(m[2]) };
+});
+const tskleeArgs = words(opt('tsklee-args', ''));
+const programArgs = words(opt('program-args', ''));
 const wanted = opt('configs', '').split(',').filter(Boolean);
 for (const w of wanted) if (!ALL_CONFIGS.some(([n]) => n === w)) throw new Error(`--configs: unknown configuration '${w}' (${ALL_CONFIGS.map(([n]) => n).join(', ')})`);
 const CONFIGS = ALL_CONFIGS.filter(([n]) => wanted.length === 0 || wanted.includes(n));
@@ -71,7 +82,7 @@ function lastStats(out) {
 function measure(dir, bc, name, args) {
   const out = join(dir, `out-${basename(bc, '.bc')}-${name}`);
   const t0 = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', TSKLEE, 'run', `--output-dir=${out}`, ...base, ...args, bc], { encoding: 'utf8' });
+  const r = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', TSKLEE, 'run', `--output-dir=${out}`, ...base, ...tskleeArgs, ...args, bc, ...programArgs], { encoding: 'utf8', maxBuffer: 1 << 26 });
   const wall = (performance.now() - t0) / 1000;
   if (r.status !== 0) return { failed: r.stderr.split('\n').slice(-4).join(' ') };
   const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(r.stderr);
@@ -101,15 +112,18 @@ if (flag('plot-only')) {
 } else {
   const dir = mkdtempSync(join(tmpdir(), 'tsklee-bench-arrays-'));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const programs = readdirSync(SRC)
-    .filter((f) => f.endsWith('.c'))
-    .flatMap((f) => (f === 't1_precheck.c' ? [[f, []], [f, ['-DT2']]] : [[f, []]]))
-    .filter(([f]) => only.length === 0 || only.includes(basename(f, '.c')));
+  const programs =
+    external.length > 0
+      ? external
+      : readdirSync(SRC)
+          .filter((f) => f.endsWith('.c'))
+          .flatMap((f) => (f === 't1_precheck.c' ? [[f, []], [f, ['-DT2']]] : [[f, []]]))
+          .filter(([f]) => only.length === 0 || only.includes(basename(f, '.c')))
+          .map(([file, defines]) => ({ program: `${basename(file, '.c')}${defines.join('')}`, file, defines }));
   process.stderr.write(`${programs.length} programs x ${CONFIGS.length} configurations, ${time} s each\n`);
   runs = [];
-  for (const [file, defines] of programs) {
-    const bc = compile(dir, join(SRC, file), defines);
-    const program = `${basename(file, '.c')}${defines.join('')}`;
+  for (const { program, file, defines, bc: ready } of programs) {
+    const bc = ready ?? compile(dir, join(SRC, file), defines);
     for (const [config, args] of CONFIGS) {
       const r = { program, config, time, ...measure(dir, bc, config, args) };
       runs.push(r);
@@ -141,7 +155,7 @@ const values = runs
   ]);
 const spec = {
   $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-  title: `paper 002 ablation on bench/arrays (${t} s per run)`,
+  title: `paper 002 ablation on ${external.length > 0 ? programs.join(', ') : 'bench/arrays'} (${t} s per run)`,
   data: { values },
   facet: { row: { field: 'measure', type: 'nominal', title: null, sort: ['explored paths', 'queries answered', 'CPU seconds'] }, column: { field: 'program', type: 'nominal', title: null } },
   resolve: { scale: { y: 'independent' } },
