@@ -1,17 +1,17 @@
 /**
  * `tsklee run --jobs N`: the run's exploration spread over N worker threads
  * (engine/parallel/), one output directory. The options that cannot be split that way are
- * refused in one line; statistics files (run.stats, run.istats, coverage.lcov) are not written
- * (each worker counts its own; merging them is not done), and info says how the work moved.
+ * refused in one line; run.stats, run.istats and coverage.lcov are those of the whole run
+ * (worker 0 writes them from every worker's counts), and info says how the work moved.
  */
 import { resolve, dirname } from 'node:path';
 import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, type RunDoneStats } from '../output/index.js';
 import type { EngineOptions } from '../engine/options.js';
 import type { RuntimeChoice } from '../engine/prepare/runtime.js';
 import type { SolverBackendName, SolverOptions } from '../solver/index.js';
+import type { StatsFilesSetup } from '../engine/parallel/protocol.js';
 import { exploreInParallel, ParallelExplorationError } from '../engine/parallel/coordinator.js';
 import { UsageError } from './errors.js';
-import { warnLine } from './context.js';
 
 export interface ParallelRunSetup {
   jobs: number;
@@ -24,6 +24,7 @@ export interface ParallelRunSetup {
   solver: SolverOptions;
   /** The run's end for solver checks (--max-time plus a grace), as the single-thread run's. */
   solverStopAt?: number;
+  statsFiles: StatsFilesSetup;
 }
 
 /** Options a parallel exploration cannot honour, by the flag that set them. */
@@ -47,7 +48,6 @@ export function parallelRefusals(o: Record<string, unknown>): string | null {
 
 export async function runParallel(s: ParallelRunSetup): Promise<void> {
   const out = createOutputDir({ outputDir: s.outputDir, base: dirname(resolve(s.input)) });
-  warnLine(`--jobs=${s.jobs}: run.stats, run.istats and coverage.lcov are not written in a parallel exploration`);
   const start = new Date();
   const commandLine = ['tsklee', ...process.argv.slice(2)];
   out.writeInfo(formatInfoHeader({ argv: commandLine, pid: process.pid, start }));
@@ -69,6 +69,7 @@ export async function runParallel(s: ParallelRunSetup): Promise<void> {
       backend: s.backend,
       solver: s.solver,
       ...(s.solverStopAt !== undefined ? { solverStopAt: s.solverStopAt } : {}),
+      statsFiles: s.statsFiles,
       shouldStop: () => interrupted,
       onLog: (line, kind) => process.stderr.write(kind === 'print' ? `${line}\n` : `tsklee: ${line}\n`),
     });
@@ -89,7 +90,7 @@ export async function runParallel(s: ParallelRunSetup): Promise<void> {
     out.writeInfo(
       formatInfoHeader({ argv: commandLine, pid: process.pid, start, searcher: r.searcher }) +
         formatInfoFooter({ start, end: new Date(), haltReason: r.haltReason ?? undefined, done }) +
-        `KLEE: done: covered instructions = ${r.coveredInstructions} of ${r.totalInstructions}\n` +
+        r.coverageInfo +
         `tsklee: parallel exploration: ${s.jobs} workers, ${r.jobsMoved} states handed over, ${r.testsNumbered} tests numbered\n` +
         perWorker,
     );

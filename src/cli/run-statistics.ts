@@ -17,8 +17,7 @@ import { parseTimeSpan } from './commands/time-span.js';
 import { UsageError } from './errors.js';
 import type { EngineOptions } from '../engine/options.js';
 import type { StatsSinks, StatsTracker } from '../engine/stats-tracker.js';
-import { formatCoverageTotals, sourceCoverage } from '../engine/stats-source.js';
-import { formatLcov } from '../output/lcov.js';
+import { coverageReport } from '../engine/stats-report.js';
 import { writeFileAtomic, type OutputDir } from '../output/index.js';
 import type { RunStatsWriter } from '../output/run-stats.js';
 
@@ -58,10 +57,7 @@ export function statsEngineOptions(a: StatsRunArgs): Partial<EngineOptions> {
   };
 }
 
-/** Whether run.stats / run.istats are written (KLEE: when either of their intervals is set). */
-export function statsFilesWanted(o: EngineOptions): { stats: boolean; istats: boolean } {
-  return { stats: o.statsWriteInterval > 0 || o.statsWriteAfterInstructions > 0, istats: o.istatsWriteInterval > 0 || o.istatsWriteAfterInstructions > 0 };
-}
+export { statsFilesWanted, formatCoveredInstructions } from '../engine/stats-report.js';
 
 /** Where the tracker writes: run.stats through its writer (null: not written), run.istats as a whole file each time. */
 export function statsSinks(out: OutputDir, runStats: RunStatsWriter | null, istats: boolean, cmd: string): StatsSinks {
@@ -73,22 +69,9 @@ export function statsSinks(out: OutputDir, runStats: RunStatsWriter | null, ista
   };
 }
 
-/**
- * info's "covered instructions = C of T" (read by scripts/bench-merging.mjs): KLEE's
- * CoveredInstructions of CoveredInstructions + UncoveredInstructions, as run.stats says.
- */
-export function formatCoveredInstructions(tracker: StatsTracker): string {
-  const ex = tracker.ex;
-  const covered = tracker.coverage.coveredInstructions(ex.covered, ex.coveredCount);
-  return `KLEE: done: covered instructions = ${covered} of ${tracker.coverage.coverableCount}\n`;
-}
-
 /** coverage.lcov (the program's own source) and the `info` lines saying how much of it the run covered. */
 export function writeCoverage(out: OutputDir, tracker: StatsTracker, testName: string): string {
-  const ex = tracker.ex;
-  const program = sourceCoverage(tracker.coverage, ex.covered, ex.edgeTaken, true);
-  writeFileAtomic(out.file('coverage.lcov'), formatLcov(testName, program.files));
-  let lines = formatCoverageTotals('program coverage (runtime excluded)', program.totals);
-  if (tracker.coverage.functions.some((f) => f.runtime)) lines += formatCoverageTotals('coverage with the runtime', sourceCoverage(tracker.coverage, ex.covered, ex.edgeTaken, false).totals);
-  return lines;
+  const r = coverageReport(tracker, testName);
+  writeFileAtomic(out.file('coverage.lcov'), r.lcov);
+  return r.info;
 }

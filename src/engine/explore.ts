@@ -25,13 +25,17 @@ export interface ExploreSetup {
    * remaining states are dumped for at most INTERRUPT_DUMP_BUDGET_MS, see executor.ts).
    */
   shouldStop?: () => string | null;
-  /** Called once the executor exists (e.g. to show the searcher's name). */
-  onStart?: (ex: Executor) => void;
+  /** Called once the executor exists (e.g. to show the searcher's name), with the statistics when asked for. */
+  onStart?: (ex: Executor, statistics?: StatsTracker) => void;
   /**
    * Record coverage and statistics while running and write them (run.stats rows, run.istats)
    * to these sinks; `backend` is the solver chain's backend, whose checks are the queries counted.
    */
-  statistics?: StatsSinks & { backend: CountingBackend | null };
+  statistics?: StatsSinks & {
+    backend: CountingBackend | null;
+    /** Leave the last row and run.istats to the caller (StatsTracker.finish), e.g. once other workers' counts are in. */
+    deferFinish?: boolean;
+  };
 }
 
 export interface ExploreResult extends RunSummary {
@@ -59,7 +63,7 @@ export async function explore(module: Module, options: Partial<EngineOptions> = 
     if (resolveSearchNames(names).includes('nurs:cpicnt')) ex.callPaths = new CallPathCounts();
     ex.keepProcessTree = searchRequiresPTree(names);
     let name = '';
-    setup.onStart?.(ex);
+    setup.onStart?.(ex, tracker);
     const merging = setUpStateMerging(ex);
     const nowSeconds = (): number => performance.now() / 1000;
     tracker?.start();
@@ -86,8 +90,9 @@ export async function explore(module: Module, options: Partial<EngineOptions> = 
       }, setup.shouldStop);
     } finally {
       // the last row and run.istats after a whole run; after a crash only the timers stop
-      if (summary !== undefined) tracker?.finish();
-      else tracker?.cancel();
+      if (summary === undefined) tracker?.cancel();
+      else if (setup.statistics?.deferFinish === true) tracker?.stopTimers();
+      else tracker?.finish();
     }
     return { ...summary, searcher: name, output, statistics: tracker };
   } finally {

@@ -20,7 +20,7 @@
  */
 import type { IStatsEvent, IStatsFunction, IStatsInput } from '../output/istats.js';
 import type { Executor } from './executor.js';
-import type { RunStatistics } from './stats.js';
+import type { RunCounts } from './stats-peers.js';
 import { sideCounts, type CoverageModel } from './stats-coverage.js';
 import { successorPcs } from './coverage.js';
 import type { KFunction } from './prepare/kinst.js';
@@ -51,16 +51,13 @@ export interface IStatsHeader {
   instrOf: (site: number) => number;
 }
 
-export function buildIStats(ex: Executor, stats: RunStatistics, model: CoverageModel, header: IStatsHeader): IStatsInput {
-  const covered = ex.covered;
-  const statesAt = new Map<number, number>();
-  for (const st of ex.liveStateSet) {
-    if (st.stack.length === 0) continue;
-    const ki = st.top.kf.insts[st.pc];
-    if (ki !== undefined) statesAt.set(ki.gid, (statesAt.get(ki.gid) ?? 0) + 1);
-  }
+/** `counts`: the run's (all workers' under --jobs, stats-peers.ts); `ex` gives the module. */
+export function buildIStats(ex: Executor, counts: RunCounts, model: CoverageModel, header: IStatsHeader): IStatsInput {
+  const covered = counts.covered;
+  const stats = counts;
+  const statesAt = counts.statesAt;
   const branchAt = new Map<number, number[]>();
-  for (const b of model.branches) if (b.conditional) branchAt.set(b.gid, sideCounts(b, ex.edgeTaken));
+  for (const b of model.branches) if (b.conditional) branchAt.set(b.gid, sideCounts(b, counts.edgeTaken));
   const us = (ms: number): number => Math.round(ms * 1000);
   const functions: IStatsFunction[] = [];
   for (const fn of model.functions) {

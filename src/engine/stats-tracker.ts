@@ -29,6 +29,7 @@ import type { Executor } from './executor.js';
 import { BRANCH_TYPES, RunStatistics, TERMINATION_CLASSES } from './stats.js';
 import { CoverageModel } from './stats-coverage.js';
 import { buildIStats, type IStatsHeader } from './stats-istats.js';
+import { addPeerColumns, ownCounts, sumCounts, type PeerCounts, type RunCounts } from './stats-peers.js';
 
 /**
  * tsklee's coverage columns of run.stats, after KLEE's: source lines (all functions) covered
@@ -98,6 +99,8 @@ export class StatsTracker {
   private nextRowAt = Infinity;
   private nextIStatsAt = Infinity;
   private finished = false;
+  /** The latest counts of the other workers of a parallel exploration, by worker (stats-peers.ts). */
+  private readonly peers = new Map<number, PeerCounts>();
 
   constructor(
     readonly ex: Executor,
@@ -138,8 +141,35 @@ export class StatsTracker {
   /** Stops the timers and the alarm without writing anything (the run failed). */
   cancel(): void {
     this.finished = true;
+    this.stopTimers();
+  }
+
+  /** Stops the timers and the alarm; finish() still writes the last row and run.istats. */
+  stopTimers(): void {
     for (const t of this.timers) clearInterval(t);
+    this.timers.length = 0;
     this.ex.instructionAlarm = null;
+  }
+
+  /** Another worker's latest counts (replacing its earlier ones): from now on part of every write. */
+  setPeerCounts(worker: number, counts: PeerCounts): void {
+    this.peers.set(worker, counts);
+  }
+
+  /** This worker's own counts and row, to send to the worker that writes the files. */
+  peerCounts(): PeerCounts {
+    return { ...ownCounts(this.ex, this.stats), row: this.row() };
+  }
+
+  /** The counts the files are written from: the executor's, plus the other workers' when there are any. */
+  counts(): RunCounts {
+    const own = ownCounts(this.ex, this.stats);
+    return this.peers.size === 0 ? own : sumCounts(own, this.peers.values());
+  }
+
+  /** Instructions covered (CoveredInstructions), over all workers. */
+  coveredInstructions(counts: RunCounts = this.counts()): number {
+    return this.coverage.coveredInstructions(counts.covered, counts.coveredCount);
   }
 
   /** The run.stats row for now. */
@@ -148,8 +178,9 @@ export class StatsTracker {
     const model = this.coverage;
     const stats = this.stats;
     const us = (ms: number): number => Math.round(ms * 1000);
-    const coveredInstructions = model.coveredInstructions(ex.covered, ex.coveredCount);
-    const branches = model.branchCounts(ex.edgeTaken);
+    const counts = this.counts();
+    const coveredInstructions = this.coveredInstructions(counts);
+    const branches = model.branchCounts(counts.edgeTaken);
     const q = this.queryTotals();
     const row: RunStatsRow = {
       ...solverStatsRow(ex.solver.stats()),
@@ -172,7 +203,7 @@ export class StatsTracker {
       Allocations: objectsCreated(),
       States: ex.statesCreated,
     };
-    const d = model.detailedCounts(ex.covered, ex.edgeTaken);
+    const d = model.detailedCounts(counts.covered, counts.edgeTaken);
     row.CoveredLines = d.lines;
     row.NumLines = model.lineCount;
     row.ProgramCoveredInstructions = d.programCoveredInstructions;
@@ -199,6 +230,7 @@ export class StatsTracker {
       row.MergedStateQueries = m.mergedStateQueries;
     }
     Object.assign(row, ex.memoryModel.statistics());
+    addPeerColumns(row, this.peers.values());
     return row;
   }
 
@@ -226,7 +258,7 @@ export class StatsTracker {
       header.objectFile = 'assembly.ll';
       header.instrOf = (site) => asm.lineOf(insts[site]!);
     }
-    sink(formatIStats(buildIStats(this.ex, this.stats, this.coverage, header)));
+    sink(formatIStats(buildIStats(this.ex, this.counts(), this.coverage, header)));
   }
 
   private every(seconds: number, f: () => void): void {

@@ -384,7 +384,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       if (entry === undefined || entry.isDeclaration) throw new EngineSetupError(`entry point '${opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint}' not found in the module`);
       if (jobs > 1) {
         const load = { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none', userMain: posixRuntime ? argv.entryPoint : undefined };
-        await runParallel({ jobs, input, bitcode: resolve(bcPath), outputDir: argv.outputDir, load, engine: opts, backend: backendName, solver: solverOpts, ...(stopAt !== undefined ? { solverStopAt: stopAt } : {}) });
+        const statsFiles = { cmd: input, lcovName: basename(input).replace(/\.[^.]*$/, ''), commitEvery: argv.statsCommitAfter, relocationColumns: argv.addressing === 'relocatable' };
+        await runParallel({ jobs, input, bitcode: resolve(bcPath), outputDir: argv.outputDir, load, engine: opts, backend: backendName, solver: solverOpts, statsFiles, ...(stopAt !== undefined ? { solverStopAt: stopAt } : {}) });
         return;
       }
       const core = (await coreP)!;

@@ -1,8 +1,9 @@
 /**
  * The main thread of `tsklee run --jobs N`: starts N worker threads (thread-worker.ts), which
  * write their tests into the one output directory (numbered from a shared counter; their
- * exit-status lines are merged into exit-status.txt at the end), and balances the work: when a worker runs dry it asks the busiest one (most live states) for
- * half of its states, as path prefixes (jobs.ts), and hands them over. When every worker is dry
+ * exit-status lines are merged into exit-status.txt at the end; worker 0 writes run.stats,
+ * run.istats and coverage.lcov from every worker's counts, which pass through here), and balances the work: when a worker runs dry it asks the busiest one (most live states) for
+ * its shallowest state, as a path prefix with a model of its path condition (jobs.ts), and hands it over. When every worker is dry
  * and no hand-over is under way, the exploration is complete and the workers are told to end.
  *
  * Each worker is a thread running the CLI's bundle (loaded through the launcher, so from the
@@ -29,9 +30,8 @@ export interface ParallelResult {
   workers: WorkerSummary[];
   searcher: string;
   testsNumbered: number;
-  /** Instructions covered by some worker. */
-  coveredInstructions: number;
-  totalInstructions: number;
+  /** info's coverage lines (covered instructions, program coverage), from every worker's counts. */
+  coverageInfo: string;
   haltReason: string | null;
   /** Hand-overs: states given away and adopted (jobs). */
   jobsMoved: number;
@@ -68,6 +68,8 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
   let failure: string | null = null;
   let stopping = false;
   let jobsMoved = 0;
+  /** Worker 0's answer once it wrote the statistics files. */
+  let coverageInfo: string | null = null;
 
   const send = (i: number, m: ToWorker): void => threads[i]!.postMessage(m);
   const finishIdle = (): void => {
@@ -102,7 +104,19 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
   };
 
   let timer: NodeJS.Timeout | null = null;
+  let askedForStats = false;
   const done = new Promise<void>((resolve) => {
+    /** Every worker done (and the files written), or one failed. */
+    const maybeResolve = (): void => {
+      if (finished.size < n) return;
+      if (failure === null && coverageInfo === null) {
+        // every worker's last counts reached worker 0 before this: messages keep their order
+        if (!askedForStats) send(0, { t: 'write-stats' });
+        askedForStats = true;
+        return;
+      }
+      resolve();
+    };
     const t0 = performance.now();
     const trace = process.env.TSKLEE_PARALLEL_TRACE !== undefined;
     if (trace) process.stderr.write(`parallel: workers start ${(process.uptime() * 1000).toFixed(0)} ms after the process\n`);
@@ -135,11 +149,18 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
           if (m.paths.length > 0 && idle.has(dry) && !stopping) {
             idle.delete(dry);
             jobsMoved += m.paths.length;
-            send(dry, { t: 'jobs', paths: m.paths });
+            send(dry, { t: 'jobs', paths: m.paths, models: m.models });
           }
           balance();
           return;
         }
+        case 'counts':
+          if (failure === null) send(0, { t: 'peer-counts', worker: i, counts: m.counts });
+          return;
+        case 'stats-written':
+          coverageInfo = m.info;
+          maybeResolve();
+          return;
         case 'idle':
           // a request that crossed this worker's running dry is answered by its empty 'jobs' first
           idle.add(i);
@@ -151,15 +172,15 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
           // a halted worker (--max-time) will not answer; nor will its requests be answered
           if (m.summary.haltReason !== null) stopping = true;
           balance();
-          if (finished.size === n) resolve();
+          maybeResolve();
           return;
         case 'failed':
           failure ??= `worker ${i}: ${m.message}`;
           stopping = true;
           Atomics.store(shared, STOP_FLAG, 1);
-          finished.set(i, { summary: emptySummary(), searcher: '' });
+          if (!finished.has(i)) finished.set(i, { summary: emptySummary(), searcher: '' });
           balance();
-          if (finished.size === n) resolve();
+          maybeResolve();
           return;
       }
     };
@@ -174,13 +195,14 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
         backend: p.backend,
         solver: p.solver,
         ...(p.solverStopAt !== undefined ? { solverStopAt: p.solverStopAt } : {}),
+        statsFiles: p.statsFiles,
         launcher,
       };
       const t = new Worker(THREAD_MAIN, { eval: true, workerData: setup });
       t.on('message', (m: FromWorker) => onMessage(i, m));
       t.on('error', (e) => onMessage(i, { t: 'failed', message: e.message }));
       t.on('exit', (code) => {
-        if (!finished.has(i)) onMessage(i, { t: 'failed', message: `exited with status ${code} before it finished` });
+        if (!finished.has(i) || (i === 0 && coverageInfo === null)) onMessage(i, { t: 'failed', message: `exited with status ${code} before it finished` });
       });
       threads.push(t);
     }
@@ -210,15 +232,11 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
   mergeExitStatuses(p.out.path, n);
   if (failure !== null) throw new ParallelExplorationError(failure);
   const workers = [...finished.entries()].sort((a, b) => a[0] - b[0]).map(([, f]) => f.summary);
-  const total = workers[0]?.covered.length ?? 0;
-  let covered = 0;
-  for (let g = 0; g < total; g++) if (workers.some((w) => w.covered[g] === 1)) covered++;
   return {
     workers,
     searcher: finished.get(0)?.searcher ?? '',
     testsNumbered: Atomics.load(shared, TEST_COUNTER),
-    coveredInstructions: covered,
-    totalInstructions: total,
+    coverageInfo: coverageInfo ?? '',
     haltReason: workers.find((w) => w.haltReason !== null)?.haltReason ?? null,
     jobsMoved,
   };
@@ -250,7 +268,6 @@ function emptySummary(): WorkerSummary {
     queries: 0,
     haltReason: null,
     backend: { checks: 0, unsat: 0, sat: 0, cex: 0, constructs: 0 },
-    covered: new Uint8Array(0),
     given: 0,
     adopted: 0,
   };

@@ -4,8 +4,9 @@
  * 1/0 (forked, this side true/false) or FORCED_TRUE/FORCED_FALSE (one side feasible), at an
  * n-way one (a switch) the target's index. Forced outcomes are recorded too so that a replay
  * asks the solver nothing at the branches of its prefix. A worker that runs dry
- * gets jobs from a busy one, which gives away some of its states (the shallowest: the largest
- * subtrees, likely) as their prefixes and ends them without a test; the receiver starts a copy
+ * gets jobs from a busy one, which gives away its shallowest state (the largest subtree, likely)
+ * as its prefix, with a model of its path condition for the receiver's counterexample cache
+ * (solver/layers/model-hints.ts), and ends it without a test; the receiver starts a copy
  * of the initial state for each and replays its prefix: at a fork on the prefix it follows the
  * recorded side only (the other side belongs to someone else), trusting the recorded outcome
  * (the replay re-executes the same deterministic path), and from the prefix's end on it

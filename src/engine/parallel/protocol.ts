@@ -8,6 +8,14 @@
 import type { EngineOptions } from '../options.js';
 import type { SolverBackendName, SolverOptions } from '../../solver/index.js';
 import type { RuntimeChoice } from '../prepare/runtime.js';
+import type { PeerCounts } from '../stats-peers.js';
+import type { NamedModel } from '../../solver/layers/model-hints.js';
+
+/** States handed over: each one's path prefix and a model of its path condition (null: none found). */
+export interface Jobs {
+  paths: number[][];
+  models: (NamedModel | null)[];
+}
 
 export const TEST_COUNTER = 0;
 export const STOP_FLAG = 1;
@@ -31,6 +39,19 @@ export interface WorkerSetup {
   solver: SolverOptions;
   /** Epoch ms after which the backend's checks stop (--max-time plus a grace: Z3SolverOptions.stopAt). */
   solverStopAt?: number;
+  /** What worker 0 needs to write run.stats, run.istats and coverage.lcov for the whole run. */
+  statsFiles: StatsFilesSetup;
+}
+
+export interface StatsFilesSetup {
+  /** run.istats' cmd line (the input file, as a single-worker run says). */
+  cmd: string;
+  /** coverage.lcov's test name. */
+  lcovName: string;
+  /** --stats-commit-after. */
+  commitEvery?: number;
+  /** --addressing=relocatable: run.stats has the relocation columns. */
+  relocationColumns: boolean;
 }
 
 export interface WorkerSummary {
@@ -43,8 +64,6 @@ export interface WorkerSummary {
   queries: number;
   haltReason: string | null;
   backend: { checks: number; unsat: number; sat: number; cex: number; constructs: number };
-  /** Which instructions (by gid) ran at least once. */
-  covered: Uint8Array;
   /** States this worker gave away, and adopted (jobs). */
   given: number;
   adopted: number;
@@ -55,9 +74,19 @@ export type FromWorker =
   | { t: 'warning'; text: string; kind: 'WARNING' | 'WARNING ONCE' | 'ERROR' }
   | { t: 'file'; name: string; text: string }
   | { t: 'log'; line: string; kind: 'message' | 'warning' | 'error' | 'print' }
-  | { t: 'jobs'; paths: number[][] }
+  | ({ t: 'jobs' } & Jobs)
   | { t: 'idle' }
   | { t: 'done'; summary: WorkerSummary; searcher: string }
+  /** A worker's coverage and statistics so far (workers 1..N-1), for worker 0 to merge. */
+  | { t: 'counts'; counts: PeerCounts }
+  /** Worker 0 wrote the statistics files; `info`: the coverage lines of the info file. */
+  | { t: 'stats-written'; info: string }
   | { t: 'failed'; message: string };
 
-export type ToWorker = { t: 'jobs'; paths: number[][] } | { t: 'finish' };
+export type ToWorker =
+  | ({ t: 'jobs' } & Jobs)
+  | { t: 'finish' }
+  /** To worker 0: another worker's counts. */
+  | { t: 'peer-counts'; worker: number; counts: PeerCounts }
+  /** To worker 0, once every worker is done and their last counts were passed on: write the files. */
+  | { t: 'write-stats' };

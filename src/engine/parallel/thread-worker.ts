@@ -3,6 +3,11 @@
  * and explores with the work-sharing hooks of jobs.ts. It writes its tests into the output
  * directory itself, numbered from the shared counter; its messages and warnings go to the
  * coordinator (each worker says the same start-up warnings: they are written once).
+ *
+ * Statistics: every worker counts coverage and statistics as a single run does; workers
+ * 1..N-1 send their counts to worker 0 (through the coordinator) every stats interval and
+ * when they end, and worker 0 writes run.stats, run.istats and coverage.lcov from the sum
+ * (stats-peers.ts), the last time once the coordinator says every worker's last counts are in.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { explore } from '../explore.js';
@@ -14,14 +19,24 @@ import type { RunOutput } from '../test-output.js';
 import type { WorkSharing } from './jobs.js';
 import { attachOutputDir } from '../../output/output-dir.js';
 import { exitStatusPart, liveSlot, requestSlot, STOP_FLAG, TEST_COUNTER, type FromWorker, type ToWorker, type WorkerSetup } from './protocol.js';
+import type { StatsTracker } from '../stats-tracker.js';
+import { ModelHints } from '../../solver/layers/model-hints.js';
+import { modelOfState } from './adopt.js';
+import { openStatsFiles, peerCountsEvery, writeStatsFiles } from './stats-files.js';
 
 /** Messages from the coordinator, one at a time. */
 class Inbox {
   private queue: ToWorker[] = [];
   private waiting: ((m: ToWorker) => void) | null = null;
+  /** Worker 0's tracker, which takes the other workers' counts as they come. */
+  tracker: StatsTracker | null = null;
 
   constructor(port: MessagePort) {
     port.on('message', (m: ToWorker) => {
+      if (m.t === 'peer-counts') {
+        this.tracker?.setPeerCounts(m.worker, m.counts);
+        return;
+      }
       if (this.waiting !== null) {
         const w = this.waiting;
         this.waiting = null;
@@ -46,6 +61,8 @@ class ThreadSharing implements WorkSharing {
     private readonly shared: Int32Array,
     private readonly post: (m: FromWorker) => void,
     private readonly inbox: Inbox,
+    /** The counterexample cache's hints: the models that came with adopted jobs. */
+    private readonly hints: ModelHints,
   ) {}
 
   begin(): boolean {
@@ -58,16 +75,22 @@ class ThreadSharing implements WorkSharing {
     if (this.shared[requestSlot(this.index)] !== 0) this.answerRequest();
   }
 
-  /** Another worker is dry: half of this one's states (none when it has one) go to it. */
+  /**
+   * Another worker is dry: this one's shallowest state (the root of its largest subtree, likely)
+   * goes to it, none when it has only one. One, not half: every state handed over is replayed
+   * from the program's start and meets a cold solver cache, and with half of its states the
+   * giver keeps only the deep, small subtrees and soon asks back (cut.c, 4 workers: 213 states
+   * handed over and +88 % instructions with half, 40 and +25 % with one).
+   */
   private answerRequest(): void {
     const ex = this.ex!;
     Atomics.store(this.shared, requestSlot(this.index), 0);
-    const n = ex.liveStateCount;
-    const give = n >= 2 ? ex.statesToGive(n >> 1) : [];
+    const give = ex.liveStateCount >= 2 ? ex.statesToGive(1) : [];
+    const models = give.map((st) => modelOfState(ex, st));
     const paths = give.length > 0 ? ex.giveAway(give) : [];
     this.given += paths.length;
     this.shared[liveSlot(this.index)] = ex.liveStateCount;
-    this.post({ t: 'jobs', paths });
+    this.post({ t: 'jobs', paths, models });
   }
 
   async waitForWork(): Promise<boolean> {
@@ -76,8 +99,10 @@ class ThreadSharing implements WorkSharing {
     if (Atomics.load(this.shared, requestSlot(this.index)) !== 0) this.answerRequest();
     this.post({ t: 'idle' });
     const m = await this.inbox.next();
-    if (m.t === 'finish') return false;
+    // 'write-stats' comes only after every worker is done
+    if (m.t !== 'jobs') return false;
     this.adopted += m.paths.length;
+    for (const model of m.models) if (model !== null) this.hints.add(model);
     this.ex!.adoptJobs(m.paths);
     this.shared[liveSlot(this.index)] = this.ex!.liveStateCount;
     return true;
@@ -94,7 +119,8 @@ export async function runThreadWorker(): Promise<void> {
     const inbox = new Inbox(port);
     // z3's heap bounded as the single-process run's (--max-memory)
     const core = await createBackend(setup.backend, setup.solver.timeoutMs, setup.engine.maxMemory ?? 0, setup.solverStopAt, { constantArrays: setup.solver.z3ConstantArrays });
-    const solverOpts = { ...setup.solver, ...(setup.solver.ilpPrecheck === true ? { ilp: await HighsIlp.create() } : {}) };
+    const hints = new ModelHints();
+    const solverOpts = { ...setup.solver, modelHints: hints, ...(setup.solver.ilpPrecheck === true ? { ilp: await HighsIlp.create() } : {}) };
     const solver = buildChain(core, solverOpts);
     const loaded = await loadProgram([setup.bitcode], setup.load, { onWarning: (m) => post({ t: 'warning', text: m, kind: 'WARNING' }) });
     const tests = attachOutputDir(setup.outDir, exitStatusPart(setup.index));
@@ -104,21 +130,35 @@ export async function runThreadWorker(): Promise<void> {
       appendWarning: (text, kind = 'WARNING') => post({ t: 'warning', text, kind }),
       writeFile: (name, text) => post({ t: 'file', name, text }),
     };
-    const sharing = new ThreadSharing(setup.index, shared, post, inbox);
+    const sharing = new ThreadSharing(setup.index, shared, post, inbox, hints);
+    const first = setup.index === 0;
+    // worker 0 writes the files; the others send their counts to it
+    const files = first ? await openStatsFiles(setup, solver) : null;
+    let sendCounts: ReturnType<typeof setInterval> | null = null;
+    const hold: { tracker: StatsTracker | null } = { tracker: null };
     const r = await explore(loaded.module, setup.engine, {
       solver,
       output,
       shouldStop: () => (Atomics.load(shared, STOP_FLAG) !== 0 ? 'ctrl-c detected, requesting interpreter to halt.' : null),
-      onStart: (ex) => {
+      onStart: (ex, t) => {
         ex.workSharing = sharing;
         sharing.ex = ex;
+        hold.tracker = t!;
+        if (first) inbox.tracker = t!;
+        const every = peerCountsEvery(ex.opts);
+        if (!first && every > 0) {
+          sendCounts = setInterval(() => post({ t: 'counts', counts: t!.peerCounts() }), every);
+          sendCounts.unref();
+        }
       },
       events: { onLog: (line, kind) => post({ t: 'log', line, kind }) },
+      statistics: { ...(files?.sinks ?? { runStats: null, istats: null }), backend: countingBackend(core), deferFinish: true },
     });
+    if (sendCounts !== null) clearInterval(sendCounts);
     tests.close(); // every test on disk before the coordinator writes info
-    const ex = sharing.ex!;
-    const covered = new Uint8Array(ex.covered.length);
-    for (let i = 0; i < covered.length; i++) if (ex.covered[i]! > 0) covered[i] = 1;
+    // the last counts go before 'done': the coordinator passes them on before it asks for the files
+    const tracker = hold.tracker!;
+    if (!first) post({ t: 'counts', counts: tracker.peerCounts() });
     const c = countingBackend(core)?.counters;
     post({
       t: 'done',
@@ -133,11 +173,15 @@ export async function runThreadWorker(): Promise<void> {
         queries: r.queries,
         haltReason: r.haltReason,
         backend: { checks: c?.checks ?? 0, unsat: c?.unsat ?? 0, sat: c?.sat ?? 0, cex: c?.cex ?? 0, constructs: c?.constructs ?? 0 },
-        covered,
         given: sharing.given,
         adopted: sharing.adopted,
       },
     });
+    if (files !== null) {
+      // every other worker's last counts are in once this comes
+      while ((await inbox.next()).t !== 'write-stats');
+      post({ t: 'stats-written', info: writeStatsFiles(files, tracker) });
+    }
     solver.dispose();
   } catch (e) {
     post({ t: 'failed', message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });

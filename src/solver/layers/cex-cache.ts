@@ -33,6 +33,7 @@ import { Validity, type InitialValues, type Query, type Solver, type SolverStats
 import { LayerCounters } from './layer-stats.js';
 import { SetMap, sortedSet } from './ubtree.js';
 import { GenerationalMap } from '../../util/generational-map.js';
+import type { ModelHints } from './model-hints.js';
 
 /** Keys per generation of the cache (it holds at most twice as many), and distinct models kept. */
 export const DEFAULT_CEX_CACHE_CAPACITY = 20_000;
@@ -46,6 +47,8 @@ export interface CexCacheOptions {
   cexCacheExp?: boolean;
   /** Keys per generation (default DEFAULT_CEX_CACHE_CAPACITY): see the eviction note above. */
   capacity?: number;
+  /** Models from another worker (--jobs), tried on a key before the layers below (model-hints.ts). */
+  hints?: ModelHints;
 }
 
 /** A cached answer: a model of the key, or null for UNSAT. */
@@ -114,6 +117,13 @@ export class CexCachingSolver implements Solver {
       return found;
     }
     if (!solve) return undefined;
+    const hinted = this.opts.hints?.find(exprs);
+    if (hinted !== undefined) {
+      this.lookupHits++;
+      const answer = this.intern(hinted);
+      this.store(key, { answer });
+      return answer;
+    }
     this.lookupMisses++;
     const arrays = [...collectArraysOf(exprs)].sort((a, b) => a.id - b.id);
     this.innerCalls++;
@@ -129,7 +139,7 @@ export class CexCachingSolver implements Solver {
   }
 
   /** One shared object per distinct model (KLEE's responseTable). */
-  private intern(m: Map<ExprArray, Uint8Array>): Assignment {
+  private intern(m: Assignment): Assignment {
     let sig = '';
     for (const [a, bytes] of [...m].sort((x, y) => x[0].id - y[0].id)) sig += `${a.id}:${bytes.join('.')};`;
     const known = this.models.get(sig);

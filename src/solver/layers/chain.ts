@@ -65,6 +65,7 @@ import type { HighsIlp } from '../ilp/highs-ilp.js';
 import type { PrecheckBudget } from '../ilp/budget.js';
 import { QuantifiedQuerySolver, type QuantifierOptions } from '../quantifiers.js';
 import { ArrayOptSolver, type ArrayOptMode } from './array-opt.js';
+import type { ModelHints } from './model-hints.js';
 
 export type ArrayEncoding = 'backend' | 'axioms';
 
@@ -105,6 +106,8 @@ export interface ChainOptions {
   ilpPrecheckBudget?: Partial<PrecheckBudget>;
   /** --debug-ilp-precheck-profile: one line per pre-checked query. */
   ilpPrecheckProfile?: (line: string) => void;
+  /** Models handed over by another worker (--jobs), for the counterexample cache (model-hints.ts). */
+  modelHints?: ModelHints;
   /** Paper 000's quantified-query layer at the head of the chain (--merge-mode=quantified). */
   quantifiers?: boolean;
   /** Its stages (quantifiers.ts). */
@@ -154,7 +157,7 @@ export function assembleChain(core: Solver, opts: ChainOptions = {}): Solver {
   }
   if (o.useFastSolver) s = new FastSolver(s, { searchBudget: opts.fastSearchBudget });
   if (o.useCexCache) {
-    s = new CexCachingSolver(s, { cexCacheTryAll: o.cexCacheTryAll, cexCacheSuperset: o.cexCacheSuperset, cexCacheExp: o.cexCacheExp, capacity: capacity(o.cexCacheCapacity) });
+    s = new CexCachingSolver(s, { cexCacheTryAll: o.cexCacheTryAll, cexCacheSuperset: o.cexCacheSuperset, cexCacheExp: o.cexCacheExp, capacity: capacity(o.cexCacheCapacity), hints: opts.modelHints });
   }
   if (branchCache) s = new QueryCacheSolver(s, capacity(o.queryCacheCapacity));
   if (o.useIndependentSolver) s = new IndependentSolver(s);
