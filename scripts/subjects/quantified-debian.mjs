@@ -5,7 +5,7 @@
  * (bench/quantified-debian/), BASE / CFG / PAT at a fixed time budget each.
  *
  *   node scripts/subjects/quantified-debian.mjs [--drivers a,b] [--bound 8] [--max-time 60]
- *        [--modes base,cfg,pat] [--out DIR] [--cache DIR] [--clang clang-16]
+ *        [--modes base,cfg,pat,pat-noinc] [--out DIR] [--cache DIR] [--clang clang-16]
  *        [--tsklee-args "ARGS"] [--steps fetch,build,run,table]
  *
  * 1. fetch  `apt-get source json-c libtasn1-6` into the cache (--cache, $TSKLEE_SUBJECTS, else
@@ -17,7 +17,8 @@
  * 3. run    `tsklee run --libc=tsklee --only-output-states-covering-new --max-time=T` per driver
  *           and mode, one at a time:
  *             BASE --search=dfs; CFG --state-merging=static --qce-alpha=inf;
- *             PAT  --search=dfs --merge-mode=quantified
+ *             PAT  --search=dfs --merge-mode=quantified --use-incremental-merging (the paper's PAT);
+ *             PAT-NOINC the same without incremental merging
  *           then every test replayed natively on DRIVER.cov (KTEST_FILE, a GCOV_PREFIX per run)
  *           and gcov line coverage of the driver's API file(s)
  * 4. table  OUT/results.json and OUT/results.md: CPU seconds (user + system), completed
@@ -42,7 +43,10 @@ const STEPS = ['fetch', 'build', 'run', 'table'];
 const MODE_ARGS = {
   base: ['--search=dfs'],
   cfg: ['--state-merging=static', '--qce-alpha=inf'],
-  pat: ['--search=dfs', '--merge-mode=quantified'],
+  // the paper's PAT: pattern merging with incremental merging (§4)
+  pat: ['--search=dfs', '--merge-mode=quantified', '--use-incremental-merging'],
+  // PAT without incremental merging (the paper's Table 7 ablation; this script's PAT before it)
+  'pat-noinc': ['--search=dfs', '--merge-mode=quantified'],
 };
 const VALUED = new Set(['--drivers', '--bound', '--max-time', '--modes', '--out', '--cache', '--clang', '--tsklee-args', '--steps']);
 
@@ -81,8 +85,9 @@ function buildDriver({ d, lib, srcDir, bound, dir, clang, replayLib }) {
     const r = spawnSync(cmd, args, { cwd: dir, encoding: 'utf8' });
     if (r.status !== 0) throw new SubjectError(`${d.name}: ${cmd} failed: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}`);
   };
-  cc(TSKLEE, ['cc', `--clang=${clang}`, '-g', '-O0', ...incs(`${srcDir}-bc`), src, lib.archive(`${srcDir}-bc`), runtest, '-o', join(dir, d.name)]);
-  cc('gcc', ['-g', '-O0', '--coverage', ...incs(`${srcDir}-gcov`), src, lib.archive(`${srcDir}-gcov`), runtest, '-o', cov]);
+  const libs = lib.libs ?? [];
+  cc(TSKLEE, ['cc', `--clang=${clang}`, '-g', '-O0', ...incs(`${srcDir}-bc`), src, lib.archive(`${srcDir}-bc`), runtest, ...libs, '-o', join(dir, d.name)]);
+  cc('gcc', ['-g', '-O0', '--coverage', ...incs(`${srcDir}-gcov`), src, lib.archive(`${srcDir}-gcov`), runtest, ...libs, '-o', cov]);
   if (!existsSync(bc)) throw new SubjectError(`${d.name}: tsklee cc wrote no ${bc}`);
   return { bc, cov };
 }
@@ -100,6 +105,7 @@ function readInfo(out) {
     multiplicity: num(/path multiplicity = (\d+)/),
     partial: num(/partially completed paths = (\d+)/),
     quantifiedMerges: num(/quantified merges = (\d+)/),
+    incrementalMerges: num(/incremental merging: tree nodes = \d+, merges = (\d+)/),
     mergedAway: num(/quantified merges = \d+ \((\d+) states merged away\)/),
     // partitions that fell back to ite merging: invalid hash, > --max-patterns, no synthesis
     fallbacks: (/fallbacks: hash (\d+), patterns (\d+), synthesis (\d+)/.exec(info)?.slice(1) ?? [NaN]).reduce((n, v) => n + Number(v), 0),
@@ -156,12 +162,12 @@ function runOne({ bc, out, mode, maxTime, extra }) {
 }
 
 function table(runs) {
-  const lines = ['| driver | mode | CPU s | done | explored paths | tests | errors | line coverage | quantified merges / ite fallbacks |', '|---|---|---|---|---|---|---|---|---|'];
+  const lines = ['| driver | mode | CPU s | done | explored paths | tests | errors | line coverage | quantified merges / ite fallbacks / incremental merges |', '|---|---|---|---|---|---|---|---|---|'];
   for (const r of runs) {
     const cov = r.coverage === undefined ? '-' : `${((100 * r.coverage.linesHit) / r.coverage.lines).toFixed(1)}% (${r.coverage.linesHit}/${r.coverage.lines})`;
     const done = r.error !== undefined ? `error: ${r.error}` : r.halted ? 'budget' : 'yes';
     const errs = Object.entries(r.errors ?? {}).map(([k, n]) => `${n} ${k}`).join(', ') || '-';
-    lines.push(`| ${r.driver} | ${r.mode.toUpperCase()} | ${r.cpu.toFixed(1)} | ${done} | ${r.explored} | ${r.tests} | ${errs} | ${cov} | ${r.mode === 'pat' ? `${r.quantifiedMerges} / ${r.fallbacks}` : '-'} |`);
+    lines.push(`| ${r.driver} | ${r.mode.toUpperCase()} | ${r.cpu.toFixed(1)} | ${done} | ${r.explored} | ${r.tests} | ${errs} | ${cov} | ${r.mode.startsWith('pat') ? `${r.quantifiedMerges} / ${r.fallbacks} / ${Number.isNaN(r.incrementalMerges) ? 0 : r.incrementalMerges}` : '-'} |`);
   }
   return lines.join('\n') + '\n';
 }

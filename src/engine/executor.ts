@@ -716,9 +716,8 @@ export class Executor {
   quantified: QuantifiedRegions | null = null;
 
   private regionArrivals(current: ExecutionState | null): void {
-    const q = this.quantified!;
-    if (current !== null && !this.waitingAtClose(current)) q.arrive(current);
-    for (const s of this.added) if (!this.waitingAtClose(s)) q.arrive(s);
+    const moved = current !== null ? [current, ...this.added] : this.added.slice();
+    this.quantified!.arriveAll(moved.filter((s) => !this.waitingAtClose(s)));
   }
 
   /** A state of a quantified loop region reached an exit: it waits there for the others. */

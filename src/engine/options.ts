@@ -222,6 +222,12 @@ export interface EngineOptions {
   maxPatterns: number;
   /** With --merge-mode=quantified: loops are merge regions (--quantified-loops; false: only klee_open_merge regions). Default true. */
   quantifiedLoops: boolean;
+  /**
+   * With --merge-mode=quantified: incremental merging (paper 000 §4; --use-incremental-merging):
+   * a region's new tree leaf merges with the highest node whose state agrees on the live store,
+   * and the region's states run breadth-first. Default false.
+   */
+  useIncrementalMerging: boolean;
   /** Check Theorem 3.7 (pc_std ⇔ ∃k. pc_pat, and the merged values) on every quantified merge (with --debug-validate-solver). Default false. */
   validateQuantifiedMerges: boolean;
   /**
@@ -325,6 +331,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   mergeMode: 'ite',
   maxPatterns: 10,
   quantifiedLoops: true,
+  useIncrementalMerging: false,
   validateQuantifiedMerges: false,
 };
 

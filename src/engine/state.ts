@@ -174,6 +174,11 @@ export class ExecutionState implements SearchableState {
    * took since the region's entry, one-sided branches included, in order; null outside.
    */
   trace: Expr[] | null = null;
+  /**
+   * With --use-incremental-merging: this path's node in its region's execution tree
+   * (merging/quantified/exec-tree.ts); null outside. Forks share it until they branch.
+   */
+  regionNode: object | null = null;
   /** Counts of quantified merges this path condition mentions (auxiliary: not test inputs, but models need them). */
   auxArrays: ExprArray[];
 
@@ -203,6 +208,7 @@ export class ExecutionState implements SearchableState {
       this.witnesses = parent.witnesses.slice();
       this.auxArrays = parent.auxArrays.slice();
       this.trace = parent.trace === null ? null : parent.trace.slice();
+      this.regionNode = parent.regionNode;
     }
   }
 
@@ -238,6 +244,29 @@ export class ExecutionState implements SearchableState {
       g.open.add(s);
     }
     return s;
+  }
+
+  /**
+   * A frozen copy of this state for a region's execution tree (incremental merging): a branch
+   * that belongs to no merge group and leaves this state's depth alone. Release with
+   * dropSnapshot.
+   */
+  snapshot(): ExecutionState {
+    const depth = this.depth;
+    const s = this.branch(-1);
+    this.depth = depth;
+    s.depth = depth;
+    for (const g of s.openMergeStack) {
+      g.running--;
+      g.open.delete(s);
+    }
+    return s;
+  }
+
+  /** A snapshot is no longer needed: its frames and objects stop being shared. */
+  dropSnapshot(): void {
+    this.memory.release();
+    this.releaseFrames();
   }
 
   /** Make the top frame writable by this state (after a fork it is shared). */

@@ -107,6 +107,22 @@ describe('paper 000, digest §8', () => {
     expect(k(r).quantifiedMerges + k(r).fallbackSynthesis + k(r).fallbackPatterns + k(r).fallbackHash).toBeGreaterThan(0);
   });
 
+  it('T2 with incremental merging (§4): Fig. 2\'s tree with a ∨ b letters, 7 leaves, 2 merged states, count ↦ k', async () => {
+    const r = await run('t2_ab', { useIncrementalMerging: true });
+    // one merge per iteration (s[i] = a with ¬ s[i] = a ∧ s[i] = b), one join each (the ¬a node)
+    expect(k(r).incrementalMerges).toBe(3);
+    expect(k(r).incrementalJoins).toBe(3);
+    expect(k(r).leaves).toBe(7);
+    expect(k(r).quantifiedMerges).toBe(2);
+    expect(k(r).quantifiedMergedStates).toBe(5);
+    expect(k(r).linearValues).toBe(2);
+    expect(k(r).iteValues).toBe(0);
+    expect(k(r).fallbackHash + k(r).fallbackPatterns + k(r).fallbackSynthesis).toBe(0);
+    // the core's letter: ∀i. i−1 < n ∧ (s[i−1] = 97 ∨ (¬ s[i−1] = 97 ∧ s[i−1] = 98))
+    const all = r.pcs.map((p) => p.join('\n')).join('\n');
+    expect(all).toMatch(/Forall i\d+ w32 .*\(Ult N\d+:\(Add w32 4294967295 i\d+\) .*\(Or w1 N\d+:\(Eq 97 N\d+:\(Read w8 N\d+ s\)\) \(And w1 \(Not w1 N\d+\) \(Eq 98 N\d+\)\)\)/);
+  });
+
   it('T3: the index merges to k, the sum (not linear) to an ite chain on k', async () => {
     const r = await run('t3_sum');
     expect(k(r).leaves).toBe(5);

@@ -23,6 +23,8 @@ import { SubjectError } from './errors.mjs';
  */
 const JSONC_FLAGS = '-g -O0 -DOVERRIDE_GET_RANDOM_SEED=return+0x5eed -DPRECISE_MEMORY_ACCESS';
 const JSONC_CMAKE = ['-DCMAKE_BUILD_TYPE=None', '-DBUILD_SHARED_LIBS=OFF', '-DBUILD_STATIC_LIBS=ON', '-DBUILD_TESTING=OFF', '-DBUILD_APPS=OFF', '-DDISABLE_THREAD_LOCAL_STORAGE=ON', '-DDISABLE_WERROR=ON', '-DDISABLE_EXTRA_LIBS=ON'];
+/** APR as scripts/subjects/apr-addressing.mjs builds it: static, no threads, no DSO. */
+const APR_CONFIGURE = ['--disable-shared', '--enable-static', '--disable-threads', '--disable-dso'];
 const TASN1_CONFIGURE = ['--disable-shared', '--enable-static', '--disable-doc', '--disable-valgrind-tests', '--disable-dependency-tracking'];
 
 function logged(cmd, args, cwd, logFile, env = process.env) {
@@ -54,11 +56,11 @@ async function cmakeBuild({ srcDir, buildDir, cc, flags, target, log }) {
   if (code !== 0) throw new SubjectError(`make ${target} failed in ${buildDir}: see ${join(buildDir, 'make.log')}`);
 }
 
-async function autotoolsBuild({ srcDir, buildDir, env, makeVars, log }) {
-  await configure({ srcDir, buildDir, env, args: TASN1_CONFIGURE, log });
-  // 'all': the gnulib subdirectory (gl/, which makes limits.h's WORD_BIT) comes first
-  const r = await make({ buildDir: join(buildDir, 'lib'), targets: ['all'], jobs: 2, vars: makeVars });
-  if (r.code !== 0) throw new SubjectError(`make failed in ${join(buildDir, 'lib')}: see its make.log`);
+async function autotoolsBuild({ srcDir, buildDir, env, makeVars, log, args = TASN1_CONFIGURE, subdir = 'lib', targets = ['all'] }) {
+  await configure({ srcDir, buildDir, env, args, log });
+  // libtasn1's 'all': the gnulib subdirectory (gl/, which makes limits.h's WORD_BIT) comes first
+  const r = await make({ buildDir: join(buildDir, subdir), targets, jobs: 2, vars: makeVars });
+  if (r.code !== 0) throw new SubjectError(`make failed in ${join(buildDir, subdir)}: see its make.log`);
 }
 
 export const LIBS = {
@@ -88,6 +90,20 @@ export const LIBS = {
     includes: (srcDir, buildDir) => [join(srcDir, 'lib', 'includes'), join(buildDir, 'lib', 'includes')],
     object: (buildDir, file) => join(buildDir, 'lib', file.replace(/\.c$/, '.o')),
   },
+  // the paper's apr subjects (its strings module): APR configured as apr-addressing.mjs does
+  apr: {
+    pkg: 'apr',
+    marker: 'configure',
+    async build({ srcDir, tsklee, clang, log }) {
+      const apr = { args: APR_CONFIGURE, subdir: '.', targets: ['libapr-1.la'] };
+      await autotoolsBuild({ srcDir, buildDir: `${srcDir}-bc`, env: { CC: clang, CFLAGS: '-g -O0' }, makeVars: [`CC=${tsklee} cc --clang=${clang}`], log, ...apr });
+      await autotoolsBuild({ srcDir, buildDir: `${srcDir}-gcov`, env: { CC: 'gcc', CFLAGS: '-g -O0 --coverage', LDFLAGS: '--coverage' }, makeVars: [], log, ...apr });
+    },
+    archive: (buildDir) => join(buildDir, '.libs', 'libapr-1.a'),
+    includes: (srcDir, buildDir) => [join(srcDir, 'include'), join(buildDir, 'include')],
+    libs: ['-luuid', '-lcrypt'],
+    object: (buildDir, file) => join(buildDir, 'strings', file.replace(/\.c$/, '.o')),
+  },
 };
 
 /**
@@ -102,5 +118,8 @@ export const DRIVERS = [
   { name: 'tasn1_tag', lib: 'libtasn1', files: ['decoding.c'] },
   { name: 'tasn1_octet', lib: 'libtasn1', files: ['decoding.c'] },
   { name: 'tasn1_oid', lib: 'libtasn1', files: ['coding.c'] },
+  { name: 'apr_cpystrn', lib: 'apr', files: ['apr_cpystrn.c'] },
+  { name: 'apr_collapse', lib: 'apr', files: ['apr_cpystrn.c'] },
+  { name: 'apr_natcmp', lib: 'apr', files: ['apr_strnatcmp.c'] },
 ];
 

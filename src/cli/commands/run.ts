@@ -114,6 +114,7 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   mergeMode?: string;
   maxPatterns?: number;
   quantifiedLoops?: boolean;
+  useIncrementalMerging?: boolean;
   quantifierStripping?: boolean;
   quantifierEmatching?: boolean;
   quantifierDuplication?: boolean;
@@ -162,6 +163,7 @@ function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
   }
   if (argv.qceBeta !== undefined && !(argv.qceBeta > 0 && argv.qceBeta <= 1)) throw new UsageError(`--qce-beta=${argv.qceBeta}: expected a number in (0, 1]`);
   if (argv.qceKappa !== undefined && !(Number.isInteger(argv.qceKappa) && argv.qceKappa >= 1)) throw new UsageError(`--qce-kappa=${argv.qceKappa}: expected an integer ≥ 1`);
+  if (argv.useIncrementalMerging === true && argv.mergeMode !== 'quantified') throw new UsageError('--use-incremental-merging needs --merge-mode=quantified');
   if (argv.maxPatterns !== undefined && !(Number.isInteger(argv.maxPatterns) && argv.maxPatterns >= 1)) throw new UsageError(`--max-patterns=${argv.maxPatterns}: expected an integer ≥ 1`);
   if (argv.dsmDelta !== undefined && !(Number.isInteger(argv.dsmDelta) && argv.dsmDelta >= 1)) throw new UsageError(`--dsm-delta=${argv.dsmDelta}: expected an integer ≥ 1`);
   return {
@@ -169,6 +171,7 @@ function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
     mergeMode: choice(argv.mergeMode, MERGE_MODES, 'merge-mode'),
     maxPatterns: argv.maxPatterns,
     quantifiedLoops: argv.quantifiedLoops,
+    useIncrementalMerging: argv.useIncrementalMerging,
     validateQuantifiedMerges: argv.debugValidateSolver,
     qceAlpha: alpha,
     qceScope: choice(argv.qceScope, ['stack', 'frame'] as const, 'qce-scope'),

@@ -14,6 +14,7 @@ import { DynamicMergingSearcher } from '../searchers/dsm.js';
 import { QceAnalysis } from './qce.js';
 import { QceSimilarity } from './similarity.js';
 import { QuantifiedRegions } from './quantified/regions.js';
+import { IncrementalMergingSearcher } from '../searchers/incremental-merging.js';
 
 export interface MergingSetup {
   /** The searcher to run with, given the one --search would build. */
@@ -21,6 +22,13 @@ export interface MergingSetup {
 }
 
 export function setUpStateMerging(ex: Executor): MergingSetup {
+  const setup = mergingSetup(ex);
+  if (ex.quantified?.incremental == null) return setup;
+  // incremental merging runs a region's states breadth-first, ahead of the others
+  return { searcher: (base) => new IncrementalMergingSearcher(setup.searcher(base), (s) => s.regionNode !== null) };
+}
+
+function mergingSetup(ex: Executor): MergingSetup {
   if (ex.opts.mergeMode === 'quantified') {
     ex.quantified = new QuantifiedRegions(ex);
     // every arrival at a loop header or exit must be seen

@@ -16,18 +16,42 @@ import type { Executor } from '../../executor.js';
 import { MergeGroup, type QuantifiedRegion } from '../manual.js';
 import { loopRegions } from './loops.js';
 import { mergeLeaves, newQuantifiedCounters, type QuantifiedCounters } from './merge.js';
+import { IncrementalMerging } from './incremental.js';
 
 export class QuantifiedRegions {
   readonly counters: QuantifiedCounters = newQuantifiedCounters();
+  /** Incremental merging's trees (--use-incremental-merging), or null. */
+  readonly incremental: IncrementalMerging | null;
 
-  constructor(private readonly ex: Executor) {}
+  constructor(private readonly ex: Executor) {
+    this.incremental = ex.opts.useIncrementalMerging ? new IncrementalMerging(ex, this.counters) : null;
+  }
+
+  /** After a step, the states that moved: incremental merging first (it may end some), then arrivals. */
+  arriveAll(moved: readonly ExecutionState[]): void {
+    const inc = this.incremental;
+    if (inc !== null) {
+      const byGroup = new Map<MergeGroup, ExecutionState[]>();
+      for (const st of moved) {
+        const g = st.openMergeStack[st.openMergeStack.length - 1];
+        if (st.status !== StateStatus.Running || st.regionNode === null || g?.quantified === null || g === undefined) continue;
+        const list = byGroup.get(g);
+        if (list === undefined) byGroup.set(g, [st]);
+        else list.push(st);
+      }
+      for (const [g, list] of byGroup) inc.arrive(g, list);
+    }
+    for (const st of moved) this.arrive(st);
+  }
 
   /** A new region for st (a loop's, or klee_open_merge's when loop is null). */
   open(st: ExecutionState, loop: QuantifiedRegion['loop']): MergeGroup {
     const g = new MergeGroup(this.ex.newMergeGroupId(), { root: st.constraints.fork(), loop });
     g.running = 1;
+    g.open.add(st);
     st.openMergeStack.push(g);
     st.trace = [];
+    this.incremental?.open(g, st);
     this.counters.regions++;
     return g;
   }
@@ -39,6 +63,7 @@ export class QuantifiedRegions {
     const loop = g?.quantified?.loop ?? null;
     if (g !== undefined && loop !== null) {
       if (st.stack.length < loop.depth || st.stack[loop.depth - 1]!.kf !== loop.kf) {
+        st.regionNode = null;
         this.ex.leaveQuantifiedRegion(st, g);
       } else if (st.stack.length === loop.depth && loop.exitPcs.has(st.pc)) {
         this.ex.pauseAtRegionExit(st, g, `exit:${st.pc}`);
@@ -58,6 +83,8 @@ export class QuantifiedRegions {
   /** Every state of the region arrived or ended: each exit's leaves merge and go on. */
   release(g: MergeGroup): ExecutionState[] {
     const q = g.quantified!;
+    // the leaves' traces are their tree paths: the tree has done its work
+    this.incremental?.close(g);
     const out: ExecutionState[] = [];
     for (const list of g.closed.values()) {
       const live = list.filter((s) => s.status === StateStatus.Running);

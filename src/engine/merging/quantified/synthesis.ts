@@ -65,12 +65,6 @@ function withKid(e: Expr, i: number, k: Expr): Expr {
   }
 }
 
-function replaceAt(e: Expr, p: Path, depth: number, v: Expr): Expr {
-  if (depth === p.length) return v;
-  const i = p[depth]!;
-  return withKid(e, i, replaceAt(e.kid(i), p, depth + 1, v));
-}
-
 function trailingZeros(v: bigint): number {
   let n = 0;
   while (v !== 0n && (v & 1n) === 0n) {
@@ -118,32 +112,56 @@ export function linearTerm(x: Expr, a: bigint, b: bigint, w: number): Expr {
   return builder.add(builder.constant(b, w), builder.mul(builder.constant(a, w), xw));
 }
 
+/** Differing positions allowed in one formula (one term shared by a DAG appears at several). */
+const MAX_HOLES = 16;
+
+/** e with every kid at a hole path replaced by v, rebuilt once per node. */
+function replaceHoles(e: Expr, paths: readonly Path[], depth: number, v: Expr): Expr {
+  if (paths.some((p) => p.length === depth)) return v;
+  const kids: Expr[] = [];
+  let changed = false;
+  for (let i = 0; i < e.numKids; i++) {
+    const sub = paths.filter((p) => p[depth] === i);
+    const k = sub.length === 0 ? e.kid(i) : replaceHoles(e.kid(i), sub, depth + 1, v);
+    changed ||= k !== e.kid(i);
+    kids.push(k);
+  }
+  if (!changed) return e;
+  let out = e;
+  // kids one at a time, from the last: an earlier kid's index stays valid while later ones change
+  for (let i = kids.length - 1; i >= 0; i--) if (kids[i] !== e.kid(i)) out = withKid(out, i, kids[i]!);
+  return out;
+}
+
 /**
- * θ[t(x)] with θ[t(d_ℓ)] ≐ ψ_ℓ for all ℓ, or null when the ψ differ in more than one constant
- * (or in anything but constants) or no linear t fits. Equal ψ give ψ itself.
+ * θ[t(x)] with θ[t(d_ℓ)] ≐ ψ_ℓ for all ℓ, or null when the ψ differ in anything but one
+ * constant term (which may occur at several places, as `s[j]` in `s[j] = 97 ∨ (s[j] ≠ 97 ∧
+ * s[j] = 98)`; every place must hold the same value in each ψ) or no linear t fits. Equal ψ
+ * give ψ itself.
  */
 export function synthesize(psis: readonly Expr[], ds: readonly bigint[], x: Expr): Expr | null {
   const first = psis[0]!;
-  let path: Path | null = null;
+  const holes = new Map<string, Path>();
   for (let l = 1; l < psis.length; l++) {
     const diffs: Path[] = [];
-    if (!differences(first, psis[l]!, [], diffs, 1)) return null;
-    if (diffs.length > 1) return null;
-    if (diffs.length === 1) {
-      if (path !== null && path.join('.') !== diffs[0]!.join('.')) return null;
-      path = diffs[0]!;
-    }
+    if (!differences(first, psis[l]!, [], diffs, MAX_HOLES)) return null;
+    for (const d of diffs) holes.set(d.join('.'), d);
+    if (holes.size > MAX_HOLES) return null;
   }
-  if (path === null) return first;
-  const gammas = psis.map((p) => {
-    const c = at(p, path!);
-    return c.kind === ExprKind.Constant ? c.value : -1n;
-  });
-  const hole = at(first, path);
-  const w = hole.width;
+  if (holes.size === 0) return first;
+  const paths = [...holes.values()];
+  const w = at(first, paths[0]!).width;
+  const gammas: bigint[] = [];
+  for (const p of psis) {
+    let g: bigint | null = null;
+    for (const path of paths) {
+      const c = at(p, path);
+      if (c.kind !== ExprKind.Constant || c.width !== w || (g !== null && c.value !== g)) return null;
+      g = c.value;
+    }
+    gammas.push(g!);
+  }
   const ab = solveLinear(ds, gammas, w);
   if (ab === null) return null;
-  const t = linearTerm(x, ab.a, ab.b, w);
-  const out = replaceAt(first, path, 0, t);
-  return out;
+  return replaceHoles(first, paths, 0, linearTerm(x, ab.a, ab.b, w));
 }

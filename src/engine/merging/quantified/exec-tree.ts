@@ -1,0 +1,209 @@
+/**
+ * A merge region's execution tree for incremental state merging (paper 000, §4). Each node
+ * keeps the branch conditions on its incoming edge (one letter per recorded condition, as the
+ * paths' traces) and a snapshot of the state that created it; the states themselves live in
+ * the executor. When a new leaf n1 appears, the highest node n2 whose snapshot agrees with it
+ * (same location, same live store: the caller's `compatible`) replaces both under their lowest
+ * common ancestor by one node whose letter is `tpc̄(lca, n1) ∨ tpc̄(lca, n2)`, provided
+ *   - n2 is not an ancestor of n1 (no merge sequence without end), and
+ *   - the path from the lca to n1 or to n2 is a single path (so the new node keeps the tree
+ *     binary; the paper's "lca is the parent of n1 or n2" once single-child chains are joined).
+ * The join step then removes each node left with one child, whose letter becomes the conjunction
+ * of both (one letter, so that it hashes apart from its new siblings). Pure structure, generic over the snapshot type: unit-tested on its own.
+ */
+import { builder, TRUE, type Expr } from '../../../expr/index.js';
+
+function conj(es: readonly Expr[]): Expr {
+  return es.reduce((a, e) => builder.and(a, e), TRUE as Expr);
+}
+
+/** Whether a state stands at a node (such a node stays where it is). */
+export type Occupied<S> = (n: TreeNode<S>) => boolean;
+
+export class TreeNode<S> {
+  readonly children: TreeNode<S>[] = [];
+  constructor(
+    public parent: TreeNode<S> | null,
+    /** Conditions on the edge from the parent (the root has none). */
+    public conds: Expr[],
+    /** The state that created the node, as it was then (null at the root). */
+    public snapshot: S | null,
+    /** Where the snapshot stands (candidates must agree on it). */
+    public key: string,
+    /** Creation order: among equally high candidates the older one wins. */
+    readonly seq: number,
+  ) {}
+
+  get depth(): number {
+    let d = 0;
+    for (let n = this.parent; n !== null; n = n.parent) d++;
+    return d;
+  }
+}
+
+/** What a merge did: the new node, and every node it took out (their states end). */
+export interface TreeMerge<S> {
+  readonly node: TreeNode<S>;
+  readonly lca: TreeNode<S>;
+  readonly letter: Expr;
+  readonly removed: readonly TreeNode<S>[];
+  readonly joins: number;
+}
+
+export class ExecTree<S> {
+  readonly root: TreeNode<S>;
+  private seq = 0;
+  /** Nodes with a snapshot, by key: the candidates for a partner. */
+  private readonly byKey = new Map<string, Set<TreeNode<S>>>();
+
+  constructor() {
+    this.root = new TreeNode<S>(null, [], null, '', this.seq++);
+  }
+
+  /** A new leaf under parent. */
+  addChild(parent: TreeNode<S>, conds: Expr[], snapshot: S | null, key: string): TreeNode<S> {
+    const n = new TreeNode<S>(parent, conds, snapshot, key, this.seq++);
+    parent.children.push(n);
+    this.index(n);
+    return n;
+  }
+
+  /** Make a node with a snapshot a candidate partner (a node given its snapshot after it was made). */
+  index(n: TreeNode<S>): void {
+    if (n.snapshot === null) return;
+    let set = this.byKey.get(n.key);
+    if (set === undefined) this.byKey.set(n.key, (set = new Set()));
+    set.add(n);
+  }
+
+  /** Every node of the tree, parents before children. */
+  nodes(): TreeNode<S>[] {
+    const out: TreeNode<S>[] = [];
+    const stack = [this.root];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      out.push(n);
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+    }
+    return out;
+  }
+
+  /** Whether a is b or an ancestor of b. */
+  static isAncestor<S>(a: TreeNode<S>, b: TreeNode<S>): boolean {
+    for (let n: TreeNode<S> | null = b; n !== null; n = n.parent) if (n === a) return true;
+    return false;
+  }
+
+  static lca<S>(a: TreeNode<S>, b: TreeNode<S>): TreeNode<S> {
+    const seen = new Set<TreeNode<S>>();
+    for (let n: TreeNode<S> | null = a; n !== null; n = n.parent) seen.add(n);
+    for (let n: TreeNode<S> | null = b; n !== null; n = n.parent) if (seen.has(n)) return n;
+    throw new Error('exec tree: nodes of different trees');
+  }
+
+  /** The letters from below `from` down to `to` (from an ancestor of to; the root: the whole path). */
+  static letters<S>(from: TreeNode<S>, to: TreeNode<S>): Expr[] {
+    const parts: Expr[][] = [];
+    for (let n: TreeNode<S> | null = to; n !== null && n !== from; n = n.parent) parts.push(n.conds);
+    const out: Expr[] = [];
+    for (let i = parts.length - 1; i >= 0; i--) out.push(...parts[i]!);
+    return out;
+  }
+
+  /** Every node strictly between lca and n has n's branch as its only child and no state of its own. */
+  private static singlePath<S>(lca: TreeNode<S>, n: TreeNode<S>, occupied: Occupied<S>): boolean {
+    for (let m = n.parent; m !== null && m !== lca; m = m.parent) if (m.children.length !== 1 || occupied(m)) return false;
+    return true;
+  }
+
+  /** Whether n1 and n2 may merge by their places in the tree (not their states). */
+  static mergeable<S>(n1: TreeNode<S>, n2: TreeNode<S>, occupied: Occupied<S> = () => false): boolean {
+    if (ExecTree.isAncestor(n2, n1) || ExecTree.isAncestor(n1, n2)) return false;
+    const lca = ExecTree.lca(n1, n2);
+    return ExecTree.singlePath(lca, n1, occupied) || ExecTree.singlePath(lca, n2, occupied);
+  }
+
+  /**
+   * The highest node (closest to the root, then the oldest) that may merge with the leaf n1:
+   * the same key, a mergeable place, and a snapshot `compatible` accepts.
+   */
+  partner(n1: TreeNode<S>, compatible: (snapshot: S) => boolean, occupied: Occupied<S> = () => false): TreeNode<S> | null {
+    const set = this.byKey.get(n1.key);
+    if (set === undefined || set.size < 2) return null;
+    const cands = [...set].filter((c) => c !== n1 && ExecTree.mergeable(n1, c, occupied)).map((c) => ({ c, d: c.depth }));
+    cands.sort((a, b) => a.d - b.d || a.c.seq - b.c.seq);
+    for (const { c } of cands) if (compatible(c.snapshot!)) return c;
+    return null;
+  }
+
+  /**
+   * Replace n1, n2 and their subtrees by one new node under their lca, whose letter is the
+   * disjunction of their paths' conditions from the lca; then join the nodes left with one child.
+   * `occupied(node)`: a state stands at the node (it stays, though it lost its children).
+   */
+  merge(n1: TreeNode<S>, n2: TreeNode<S>, snapshot: S | null, occupied: Occupied<S> = () => false): TreeMerge<S> {
+    if (!ExecTree.mergeable(n1, n2, occupied)) throw new Error('exec tree: the nodes may not merge');
+    const lca = ExecTree.lca(n1, n2);
+    // the older node's path first, so that merges of every iteration build the same shape
+    const [first, second] = n2.seq < n1.seq ? [n2, n1] : [n1, n2];
+    const letter = builder.or(conj(ExecTree.letters(lca, first)), conj(ExecTree.letters(lca, second)));
+    const removed: TreeNode<S>[] = [];
+    const touched: TreeNode<S>[] = [];
+    for (const n of [n1, n2]) {
+      // cut n's branch off at the highest node whose only branch it is (below the lca)
+      let top = n;
+      while (top.parent !== lca && top.parent!.children.length === 1 && !occupied(top.parent!)) top = top.parent!;
+      const parent = top.parent!;
+      this.cut(top, removed);
+      if (parent !== lca) touched.push(parent);
+    }
+    const node = this.addChild(lca, [letter], snapshot, n1.key);
+    let joins = 0;
+    for (const p of touched) joins += this.join(p, lca, occupied, removed);
+    // the lca itself may be left with the new node alone
+    joins += this.join(lca, null, occupied, removed);
+    return { node, lca, letter, removed, joins };
+  }
+
+  /** Take n and its subtree out of the tree (into `removed`). */
+  private cut(n: TreeNode<S>, removed: TreeNode<S>[]): void {
+    const p = n.parent!;
+    p.children.splice(p.children.indexOf(n), 1);
+    const stack = [n];
+    while (stack.length > 0) {
+      const m = stack.pop()!;
+      removed.push(m);
+      if (m.snapshot !== null) this.byKey.get(m.key)?.delete(m);
+      stack.push(...m.children);
+    }
+    n.parent = null;
+  }
+
+  /**
+   * The join step at p, a node that lost children (below `stop`): left with none, it goes too
+   * and its parent is looked at in turn; left with one, the child takes its letters and its place.
+   */
+  private join(p: TreeNode<S>, stop: TreeNode<S> | null, occupied: Occupied<S>, removed: TreeNode<S>[]): number {
+    let n: TreeNode<S> = p;
+    while (n !== stop && n.parent !== null && !occupied(n)) {
+      const parent: TreeNode<S> = n.parent;
+      if (n.children.length === 0) {
+        this.cut(n, removed);
+        n = parent;
+        continue;
+      }
+      if (n.children.length !== 1) return 0;
+      const c = n.children[0]!;
+      // one letter: siblings' letters must hash apart, and `¬(c = 97)`, `¬(c = 98)` hash alike
+      c.conds = [conj([...n.conds, ...c.conds])];
+      c.parent = parent;
+      parent.children.splice(parent.children.indexOf(n), 1, c);
+      n.children.length = 0;
+      if (n.snapshot !== null) this.byKey.get(n.key)?.delete(n);
+      n.parent = null;
+      removed.push(n);
+      return 1;
+    }
+    return 0;
+  }
+}
