@@ -26,7 +26,7 @@ import { fromExpr, toExpr, type Scalar, type Val } from './values.js';
 import { interpret } from './interpreter.js';
 import { MergeGroup } from './merging/manual.js';
 import type { MergeCounters, WitnessEvents } from './merging/core.js';
-import { closeMergeRegion, openMergeRegion, pauseAtExit } from './merging/close.js';
+import { leaveMergeGroup, releaseEarly } from './merging/close.js';
 import type { MergePoints } from './merging/auto.js';
 import type { QuantifiedRegions } from './merging/quantified/regions.js';
 import type { DsmCounters } from './searchers/dsm.js';
@@ -665,7 +665,7 @@ export class Executor {
     // the states sharing its objects and frames may now write them in place
     st.memory.release();
     st.releaseFrames();
-    for (const g of st.openMergeStack) this.leaveMergeGroup(g, st);
+    for (const g of st.openMergeStack) leaveMergeGroup(this, g, st);
     st.openMergeStack = [];
     // Release frames' allocas (not needed for correctness: the state is gone).
     const i = this.added.indexOf(st);
@@ -690,11 +690,6 @@ export class Executor {
   paused: ExecutionState[] = [];
   resumed: ExecutionState[] = [];
 
-  /** klee_open_merge: a new region for st (and what it forks). */
-  openMerge(st: ExecutionState): void {
-    openMergeRegion(this, st);
-  }
-
   /** Opens and closes of this step: their instruction counts are settled when it ends (merging/incomplete.ts). */
   readonly mergeDistances = new MergeDistances();
 
@@ -708,8 +703,7 @@ export class Executor {
 
   /** --use-incomplete-merge: the states waiting at g's closes run on before the region is complete. */
   releaseEarly(g: MergeGroup): void {
-    for (const list of g.closed.values()) for (const s of list) if (s.status === StateStatus.Running) this.resumed.push(s);
-    g.closed.clear();
+    releaseEarly(this, g);
   }
 
   /** Quantified merging's regions (--merge-mode=quantified), set up by explore(). */
@@ -720,23 +714,6 @@ export class Executor {
     this.quantified!.arriveAll(moved.filter((s) => !this.waitingAtClose(s)));
   }
 
-  /** A state of a quantified loop region reached an exit: it waits there for the others. */
-  pauseAtRegionExit(st: ExecutionState, g: MergeGroup, key: string): void {
-    pauseAtExit(this, st, g, key);
-  }
-
-  /** A state left a quantified loop region other than by an exit (it returned from the loop's function). */
-  leaveQuantifiedRegion(st: ExecutionState, g: MergeGroup): void {
-    st.openMergeStack.pop();
-    st.trace = null;
-    this.leaveMergeGroup(g, st);
-  }
-
-  /** klee_close_merge: pause st, merged into a compatible paused state when there is one (merging/close.ts). */
-  closeMerge(st: ExecutionState): void {
-    closeMergeRegion(this, st);
-  }
-
   /** What merging did in this run (manual and automatic merges alike). */
   readonly mergeCounters: MergeCounters = { merges: 0, itesCreated: 0 };
   /** Witness tests of merged states (merging/core.ts, test-output.ts). */
@@ -744,22 +721,6 @@ export class Executor {
 
   get mergedStates(): number {
     return this.mergeCounters.merges;
-  }
-
-  private leaveMergeGroup(g: MergeGroup, st: ExecutionState): void {
-    g.running--;
-    g.open.delete(st);
-    if (g.running === 0) this.releaseMergeGroup(g);
-  }
-
-  /** Every state of the region arrived (or ended): the paused ones run again. */
-  releaseMergeGroup(g: MergeGroup): void {
-    if (g.quantified !== null && this.quantified !== null) {
-      this.resumed.push(...this.quantified.release(g));
-      return;
-    }
-    this.liveMergeGroups.delete(g);
-    this.releaseEarly(g);
   }
 
   /** Free the allocas of a frame being popped. */

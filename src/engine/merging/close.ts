@@ -2,7 +2,7 @@
 // others, merging into a compatible waiting state, and all run on once the region is empty.
 import { Termination } from '../errors.js';
 import type { Executor } from '../executor.js';
-import type { ExecutionState } from '../state.js';
+import { StateStatus, type ExecutionState } from '../state.js';
 import { mergeBlocker, mergeInto } from './core.js';
 import { closeKey, MergeGroup } from './manual.js';
 
@@ -43,7 +43,7 @@ export function closeMergeRegion(ex: Executor, st: ExecutionState): void {
     list.push(st);
     ex.paused.push(st);
   }
-  if (g.running === 0) ex.releaseMergeGroup(g);
+  if (g.running === 0) releaseMergeGroup(ex, g);
 }
 
 /** klee_open_merge: a new region for st (and what it forks); under quantified merging, a quantified region. */
@@ -73,5 +73,35 @@ export function pauseAtExit(ex: Executor, st: ExecutionState, g: MergeGroup, key
   st.yieldStep = true;
   ex.paused.push(st);
   g.running--;
-  if (g.running === 0) ex.releaseMergeGroup(g);
+  if (g.running === 0) releaseMergeGroup(ex, g);
+}
+
+/** st leaves region g without reaching its close (it ended): the region may now be complete. */
+export function leaveMergeGroup(ex: Executor, g: MergeGroup, st: ExecutionState): void {
+  g.running--;
+  g.open.delete(st);
+  if (g.running === 0) releaseMergeGroup(ex, g);
+}
+
+/** A state left a quantified loop region other than by an exit (it returned from the loop's function). */
+export function leaveQuantifiedRegion(ex: Executor, st: ExecutionState, g: MergeGroup): void {
+  st.openMergeStack.pop();
+  st.trace = null;
+  leaveMergeGroup(ex, g, st);
+}
+
+/** Every state of the region arrived (or ended): the paused ones run again. */
+export function releaseMergeGroup(ex: Executor, g: MergeGroup): void {
+  if (g.quantified !== null && ex.quantified !== null) {
+    ex.resumed.push(...ex.quantified.release(g));
+    return;
+  }
+  ex.liveMergeGroups.delete(g);
+  releaseEarly(ex, g);
+}
+
+/** --use-incomplete-merge (and a region's release): the states waiting at g's closes run on. */
+export function releaseEarly(ex: Executor, g: MergeGroup): void {
+  for (const list of g.closed.values()) for (const s of list) if (s.status === StateStatus.Running) ex.resumed.push(s);
+  g.closed.clear();
 }

@@ -9,6 +9,7 @@ import { MemoryObject, ObjectKind } from '../../memory/index.js';
 import { TypeKind } from '../../ir/types.js';
 import type { SpecialHandler } from '../prepare/kinst.js';
 import { Msg, Termination } from '../errors.js';
+import { closeMergeRegion, openMergeRegion } from '../merging/close.js';
 import { addressInfo, allocSite, resolveExact } from '../exec-memory.js';
 import { fromExpr, toExpr, toUNum, type Scalar, type Val } from '../values.js';
 import { bitsToFp } from '../scalar.js';
@@ -207,12 +208,12 @@ export const handleMarkGlobal: SpecialHandler = () => {};
 
 export const handleOpenMerge: SpecialHandler = (ex, st) => {
   if (!ex.opts.useMerge) ex.warningOnce('merge-open', "klee_open_merge ignored, use '-use-merge'");
-  else ex.openMerge(st);
+  else openMergeRegion(ex, st);
 };
 
 export const handleCloseMerge: SpecialHandler = (ex, st) => {
   if (!ex.opts.useMerge) ex.warningOnce('merge-close', "klee_close_merge ignored, use '-use-merge'");
-  else ex.closeMerge(st);
+  else closeMergeRegion(ex, st);
 };
 
 export const handleAliasFunction: SpecialHandler = (ex, st) => {

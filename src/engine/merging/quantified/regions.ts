@@ -13,6 +13,7 @@
 import type { ExecutionState } from '../../state.js';
 import { StateStatus } from '../../state.js';
 import type { Executor } from '../../executor.js';
+import { leaveQuantifiedRegion, pauseAtExit } from '../close.js';
 import { MergeGroup, type QuantifiedRegion } from '../manual.js';
 import { loopRegions } from './loops.js';
 import { mergeLeaves, newQuantifiedCounters, type QuantifiedCounters } from './merge.js';
@@ -64,9 +65,9 @@ export class QuantifiedRegions {
     if (g !== undefined && loop !== null) {
       if (st.stack.length < loop.depth || st.stack[loop.depth - 1]!.kf !== loop.kf) {
         st.regionNode = null;
-        this.ex.leaveQuantifiedRegion(st, g);
+        leaveQuantifiedRegion(this.ex, st, g);
       } else if (st.stack.length === loop.depth && loop.exitPcs.has(st.pc)) {
-        this.ex.pauseAtRegionExit(st, g, `exit:${st.pc}`);
+        pauseAtExit(this.ex, st, g, `exit:${st.pc}`);
       }
       return;
     }
