@@ -268,6 +268,9 @@ export function allocSite(ki: KInst): () => string {
   };
 }
 
+/** Above this many bytes an allocation gets KLEE's "Large alloc" warning. */
+const LARGE_ALLOCATION = 10 * 1024 * 1024;
+
 /**
  * Allocate an object of `size` bytes (KLEE's executeAlloc) and bind its address to ki's
  * result. A symbolic size is concretized the way KLEE does it (a small value first, forking
@@ -288,6 +291,8 @@ export function executeAlloc(
     return;
   }
   const n = toUNum(size, 64);
+  // KLEE's MemoryManager::allocate warns once; beyond MAX_ALLOCATION the result is NULL
+  if (n > LARGE_ALLOCATION) ex.warningOnce('large-alloc', `Large alloc: ${n} bytes.  KLEE may run out of memory.`);
   const a = align > 0 ? align : kind === ObjectKind.Stack ? 8 : 16;
   const os = st.memory.allocate(n, kind, a, allocSite(ki), st.memory.wantsAllocationContext ? allocationContext(st, ki) : undefined);
   if (os === null) {
@@ -400,7 +405,7 @@ export function executeFree(ex: Executor, st: ExecutionState, p: Scalar, ki: KIn
   for (const r of resolveExact(ex, notNull, p, 'free')) {
     const mo = r.mo;
     if (mo.isLocal) ex.terminateOnError(r.st, Msg.freeOfAlloca, Termination.Free, addressInfo(ex, r.st, p));
-    else if (mo.kind === ObjectKind.Global || mo.kind === ObjectKind.Fixed) {
+    else if (mo.isGlobal || mo.kind === ObjectKind.Fixed) {
       ex.terminateOnError(r.st, Msg.freeOfGlobal, Termination.Free, addressInfo(ex, r.st, p));
     } else {
       r.st.memory.free(mo, toExpr(p, 64));

@@ -61,6 +61,11 @@ export class MemoryObject {
   reloc: Relocation | null = null;
   /** Name given by klee_make_symbolic (the .ktest object name), else a description. */
   name: string;
+  /**
+   * klee_mark_global made this heap object global (KLEE sets MemoryObject::isGlobal, shared by
+   * every state): freeing it is "free of global". The POSIX model marks argv and its strings.
+   */
+  markedGlobal = false;
   /** Typed access sizes at symbolic offsets (made on the first such access). */
   private access: AccessTypes | null = null;
 
@@ -86,11 +91,11 @@ export class MemoryObject {
   }
 
   get isGlobal(): boolean {
-    return this.kind === ObjectKind.Global;
+    return this.kind === ObjectKind.Global || this.markedGlobal;
   }
 
   get isHeap(): boolean {
-    return this.kind === ObjectKind.Heap;
+    return this.kind === ObjectKind.Heap && !this.markedGlobal;
   }
 
   /** One past the last byte. */

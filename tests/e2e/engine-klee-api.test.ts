@@ -14,6 +14,14 @@ int main(void) { int x; klee_make_symbolic(&x, sizeof x, "x"); klee_assume(x > 1
     expect(r.tests.map((t) => int32(objectBytes(t, 'x'))).sort()).toEqual([11, 12]);
   });
 
+  it('klee_make_symbolic with a NULL name names the object "unnamed", as KLEE does', async () => {
+    const r = await runC(`${H}
+int main(void) { int x; klee_make_symbolic(&x, sizeof x, 0); if (x > 3) return 1; return 0; }`);
+    expect(r.completedPaths).toBe(2);
+    expect(r.tests.map((t) => t.ktest!.objects.map((o) => o.name))).toEqual([['unnamed'], ['unnamed']]);
+    expect(r.warnings.join('\n')).toContain('klee_make_symbolic: renamed empty name to "unnamed"');
+  });
+
   it('klee_range, klee_int and unique array names', async () => {
     const r = await runC(`${H}
 int main(void) { int a = klee_range(0, 4, "a"); int b = klee_int("b"); int c = klee_range(5, 6, "c");

@@ -166,6 +166,13 @@ int main(void) { unsigned n; klee_make_symbolic(&n, sizeof n, "n"); klee_assume(
     expect(r.tests.filter((t) => t.err === 'model').map(errorMessage)).toEqual(['concretized symbolic size']);
   });
 
+  it('a concrete huge malloc returns NULL with KLEE\'s "Large alloc" warning', async () => {
+    const r = await runC(`${H}
+int main(void) { volatile unsigned long n = 1UL << 40; char *p = malloc(n); return p == 0 ? 7 : 1; }`);
+    expect(r.ends.map((e) => e.exitValue)).toEqual([7]);
+    expect(r.warnings.join('\n')).toContain('Large alloc: 1099511627776 bytes.  KLEE may run out of memory.');
+  });
+
   it('klee_choose forks and ends out-of-range paths silently', async () => {
     const r = await runC(`${H}
 int main(void) { unsigned long c = klee_choose(3); if (c == 2) return 7; return 1; }`);

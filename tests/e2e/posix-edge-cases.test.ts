@@ -9,6 +9,8 @@
  * is a terminal when its symbolic st_mode says character device, so isatty(1) and
  * ioctl(1, TIOCGWINSZ) fork (the terminal side gets KLEE's 24x80 window). A symbolic stdin is
  * a regular file, as every replay (klee-replay's, tsklee's) builds it: no terminal path.
+ * The model's argv and its symbolic strings are klee_mark_global'ed as in KLEE's model, so each
+ * free of one is "free of global" (free succeeded before: klee_mark_global did nothing).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,6 +39,15 @@ int main(void) {
   printf("getlk %ld %s\\n", r, fl.l_type == F_UNLCK ? "unlocked" : "locked");
   char c;
   if (read(fd, &c, 1) == 1 && c == 'z') return 3;
+  return 0;
+}
+`;
+
+const FREE_ARGV = `#include <stdlib.h>
+int main(int argc, char **argv) {
+  if (argc == 1) free(argv[0]);
+  else if (argc == 2) free(argv[1]);
+  else free(argv);
   return 0;
 }
 `;
@@ -75,6 +86,7 @@ beforeAll(() => {
   writeFileSync(join(dir, 'files.c'), FILES);
   writeFileSync(join(dir, 'tty0.c'), tty(0));
   writeFileSync(join(dir, 'tty1.c'), tty(1));
+  writeFileSync(join(dir, 'free-argv.c'), FREE_ARGV);
   execFileSync('cc', ['files.c', '-o', 'files'], { cwd: dir });
 });
 afterAll(() => {
@@ -102,4 +114,14 @@ it('a symbolic stdin is a regular file, as every replay builds it (unlike KLEE, 
   const run = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--search=dfs', '--output-dir=tty0-out', 'tty0.c', '--sym-stdin', '1']);
   expect(run.code).toBe(0);
   expect(outputs('tty0-out', '.stderr')).toEqual(['notty -1 ENOTTY\n']);
+}, 120_000);
+
+it('freeing argv or one of its strings is "free of global" at every such free, as in KLEE', () => {
+  const run = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--search=dfs', '--output-dir=free-out', 'free-argv.c', '--sym-args', '0', '2', '2']);
+  expect(run.code).toBe(0);
+  const errs = readdirSync(join(dir, 'free-out')).filter((f) => f.endsWith('.free.err'));
+  expect(errs).toHaveLength(3);
+  const reports = errs.map((f) => readFileSync(join(dir, 'free-out', f), 'utf8'));
+  expect(reports.map((t) => t.split('\n')[0])).toEqual(Array(3).fill('Error: free of global'));
+  expect(reports.map((t) => /^Line: (\d+)$/m.exec(t)?.[1]).sort()).toEqual(['3', '4', '5']);
 }, 120_000);

@@ -204,7 +204,13 @@ export const handleCheckMemoryAccess: SpecialHandler = (ex, st, ki, args) => {
   }
 };
 
-export const handleMarkGlobal: SpecialHandler = () => {};
+/** klee_mark_global(p): the object p points at becomes global (KLEE: for free's "free of global"). */
+export const handleMarkGlobal: SpecialHandler = (ex, st, _ki, args) => {
+  for (const r of resolveExact(ex, st, args[0] as Scalar, 'mark_global')) {
+    if (r.mo.isLocal) ex.terminateOnError(r.st, 'klee_mark_global of a stack object', Termination.User);
+    else r.mo.markedGlobal = true;
+  }
+};
 
 export const handleOpenMerge: SpecialHandler = (ex, st) => {
   if (!ex.opts.useMerge) ex.warningOnce('merge-open', "klee_open_merge ignored, use '-use-merge'");
