@@ -94,6 +94,7 @@ export async function explore(module: Module, options: Partial<EngineOptions> = 
       else if (setup.statistics?.deferFinish === true) tracker?.stopTimers();
       else tracker?.finish();
     }
+    if (tracker !== undefined && tracker.failure !== null) throw tracker.failure;
     return { ...summary, searcher: name, output, statistics: tracker };
   } finally {
     if (ownSolver) solver.dispose();

@@ -261,8 +261,24 @@ export class StatsTracker {
     sink(formatIStats(buildIStats(this.ex, this.counts(), this.coverage, header)));
   }
 
+  /**
+   * What a timer's write threw (the output directory was removed, the disk is full): the
+   * timers stop, the run halts without dumping states, and explore() rethrows it, so the CLI
+   * reports one line instead of Node dying of an exception nobody could catch.
+   */
+  failure: unknown = null;
+
   private every(seconds: number, f: () => void): void {
-    const t = setInterval(f, Math.max(1, seconds * 1000));
+    const guarded = (): void => {
+      try {
+        f();
+      } catch (e) {
+        this.failure ??= e;
+        this.cancel();
+        this.ex.halt('writing the statistics failed', false);
+      }
+    };
+    const t = setInterval(guarded, Math.max(1, seconds * 1000));
     t.unref();
     this.timers.push(t);
   }

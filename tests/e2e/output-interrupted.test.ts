@@ -4,13 +4,16 @@
  * (tests are written on a worker thread by then: all must be on disk before `info`) or is
  * killed by a second Ctrl-C (process.exit: the queued tests are still written, checked on the
  * writer itself in the last test: the CLI's directory cannot show a test that went missing).
+ * An output directory removed during the run ends it with one line and exit status 1,
+ * whichever write fails first: run.stats from its timer (an uncaught ENOENT and a stack trace
+ * before) or a test. (KLEE goes on, losing every test with a warning each.)
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readExitStatuses } from '../../src/output/exit-status.js';
 import { readKTestFile } from '../../src/output/ktest.js';
 import { ENDLESS_PROGRAM } from '../support/endless-program.js';
@@ -29,10 +32,21 @@ int main(void) {
 }
 `;
 
+// one path that runs for minutes: only the statistics' timers write meanwhile
+const LONG = `#include <klee/klee.h>
+int main(void) {
+  unsigned x; klee_make_symbolic(&x, sizeof x, "x");
+  volatile unsigned long s = 0;
+  for (unsigned long i = 0; i < 4000000000UL; i++) s += i ^ x;
+  return (int)(s & 1);
+}
+`;
+
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'tsklee-outint-'));
   writeFileSync(join(dir, 'many.c'), ENDLESS_PROGRAM);
   writeFileSync(join(dir, 'deep.c'), DEEP);
+  writeFileSync(join(dir, 'long.c'), LONG);
 });
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -115,4 +129,33 @@ it('process.exit() with tests queued on the worker thread writes them first', ()
   expect(ktestStems(out)).toHaveLength(3000);
   expect(readExitStatuses(out).size).toBe(3000);
   expect(readExitStatuses(out).get('test003000')).toBe(3000 & 255);
+});
+
+describe('the output directory removed during the run', () => {
+  // a rename takes the directory away at once (rm -r can race the writers and fail)
+  const remove = (out: string): void => {
+    renameSync(out, `${out}.gone`);
+    rmSync(`${out}.gone`, { recursive: true, force: true });
+  };
+
+  it('while only run.stats is written (by its timer): one line, exit status 1', async () => {
+    const out = join(dir, 'gone-stats');
+    const run = start(['--stats-write-interval=1s', '--max-time=60s', `--output-dir=${out}`], 'long.c');
+    const t0 = Date.now();
+    while (Date.now() - t0 < 30_000 && !existsSync(join(out, 'run.stats'))) await sleep(100);
+    await sleep(500);
+    remove(out);
+    expect(await run.done).toBe(1);
+    expect(run.stderr()).toBe(`tsklee: error: ${out}: the output directory was removed during the run\n`);
+  }, 60_000);
+
+  it('while tests are written: one line, exit status 1', async () => {
+    const out = join(dir, 'gone-tests');
+    const run = start(['--search=dfs', '--stats-write-interval=0', '--istats-write-interval=0', '--max-time=60s', `--output-dir=${out}`], 'many.c');
+    const t0 = Date.now();
+    while (Date.now() - t0 < 30_000 && (!existsSync(out) || ktestStems(out).length < 50)) await sleep(50);
+    remove(out);
+    expect(await run.done).toBe(1);
+    expect(run.stderr()).toBe(`tsklee: error: ${out}: the output directory was removed during the run\n`);
+  }, 60_000);
 });

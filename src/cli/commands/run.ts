@@ -12,7 +12,7 @@
  * rewrites the options into one form and inserts a `--` after the input (separateProgramArgs,
  * ../klee-args.ts); a `--` given right after it is dropped.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
@@ -319,6 +319,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     let solver: Solver | undefined;
     let coreP: Promise<Solver> | undefined;
     let oracleP: Promise<Solver> | undefined;
+    let outPath: string | undefined;
     try {
       const maxMemoryMB = argv.maxMemory ?? DEFAULT_OPTIONS.maxMemory;
       // --max-time bounds a solver query too (KLEE's would run on past it): one still running
@@ -394,6 +395,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       if (solverOpts.quantifiers === true) solverOpts.quantifierBackend = new Z3Solver({ timeoutMs: Math.max(1, Math.round(fallbackTime * 1000)), ...z3HeapBounds(maxMemoryMB) });
       if (solverOpts.ilpPrecheck === true) solverOpts.ilp = await HighsIlp.create();
       const out = createOutputDir({ outputDir: argv.outputDir, base: dirname(resolve(input)) });
+      outPath = out.path;
       // --write-smt2s: besides each test's path condition, every query the backend gets
       const precheckProfile = argv.debugIlpPrecheckProfile === true && solverOpts.ilpPrecheck === true ? new LineSink(null, out.file('ilp-precheck.txt')) : undefined;
       if (precheckProfile !== undefined) solverOpts.ilpPrecheckProfile = (line) => precheckProfile.write(line);
@@ -490,6 +492,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         out.close();
       }
     } catch (e) {
+      // whatever write failed first (a test, run.stats, info), the cause is the missing directory
+      if (outPath !== undefined && !existsSync(outPath)) throw new UsageError(`${outPath}: the output directory was removed during the run`);
       if (e instanceof EngineSetupError || e instanceof SearcherConfigError || e instanceof RuntimeSetupError || e instanceof SolverSetupError) throw new UsageError(e.message);
       throw e;
     } finally {
