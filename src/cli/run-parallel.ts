@@ -25,6 +25,8 @@ export interface ParallelRunSetup {
   /** The run's end for solver checks (--max-time plus a grace), as the single-thread run's. */
   solverStopAt?: number;
   statsFiles: StatsFilesSetup;
+  /** Told the output directory's path once it exists (the caller's errors name it). */
+  onOutputDir?: (path: string) => void;
 }
 
 /** Options a parallel exploration cannot honour, by the flag that set them. */
@@ -48,6 +50,7 @@ export function parallelRefusals(o: Record<string, unknown>): string | null {
 
 export async function runParallel(s: ParallelRunSetup): Promise<void> {
   const out = createOutputDir({ outputDir: s.outputDir, base: dirname(resolve(s.input)) });
+  s.onOutputDir?.(out.path);
   const start = new Date();
   const commandLine = ['tsklee', ...process.argv.slice(2)];
   out.writeInfo(formatInfoHeader({ argv: commandLine, pid: process.pid, start }));

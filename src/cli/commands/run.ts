@@ -386,7 +386,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       if (jobs > 1) {
         const load = { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none', userMain: posixRuntime ? argv.entryPoint : undefined };
         const statsFiles = { cmd: input, lcovName: basename(input).replace(/\.[^.]*$/, ''), commitEvery: argv.statsCommitAfter, relocationColumns: argv.addressing === 'relocatable' };
-        await runParallel({ jobs, input, bitcode: resolve(bcPath), outputDir: argv.outputDir, load, engine: opts, backend: backendName, solver: solverOpts, statsFiles, ...(stopAt !== undefined ? { solverStopAt: stopAt } : {}) });
+        await runParallel({ jobs, input, bitcode: resolve(bcPath), outputDir: argv.outputDir, load, engine: opts, backend: backendName, solver: solverOpts, statsFiles, ...(stopAt !== undefined ? { solverStopAt: stopAt } : {}), onOutputDir: (p) => (outPath = p) });
         return;
       }
       const core = (await coreP)!;
