@@ -725,7 +725,9 @@ export class Executor {
 
   /** Free the allocas of a frame being popped. */
   releaseFrame(st: ExecutionState, f: StackFrame): void {
-    if (f.allocas !== null) for (const mo of f.allocas) st.memory.unbind(mo);
+    // newest first: each is then the top of the stack bindings (memory/stack-bindings.ts)
+    const a = f.allocas;
+    if (a !== null) for (let i = a.length - 1; i >= 0; i--) st.memory.unbind(a[i]!);
     if (f.varargs !== null) st.memory.unbind(f.varargs);
   }
 

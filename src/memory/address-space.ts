@@ -9,20 +9,29 @@
  * Freed heap objects stay in the tree with a null state: their addresses are never reused
  * (the allocator is monotonic), so a later access is recognisably a use after free.
  *
+ * Stack objects are bound on a persistent stack instead (stack-bindings.ts): at -O0 every
+ * call allocates its locals and frees them at return, always above every other stack object,
+ * so a push and a pop cost one node where the tree copied and rebalanced a path each time
+ * (27 % of tsklee's time on csmith's loops). A stack object bound out of that order (a split
+ * object's chunks) goes to the tree; every lookup asks both.
+ *
  * Keys form a tree (each fork gives its key two children). An object state is reachable only
  * from address spaces whose key descends from its owner key. Once every other such address
  * space has been released (its state ended), the one left adopts the object and writes it in
  * place instead of copying it: with a depth-first search, the second side of every fork
  * copies nothing its sibling already ended with (KLEE gets the same from reference counts).
  */
-import type { MemoryObject } from './memory-object.js';
+import { ObjectKind, type MemoryObject } from './memory-object.js';
 import { ObjectState } from './object-state.js';
 import { pmFloor, pmHigher, pmInsert, pmLower, pmRemove, pmToArray, type PNode } from './pmap.js';
+import { SNode, sFloor, sPush, sReplace, sToAscending } from './stack-bindings.js';
 
 let nextCowKey = 1;
 
 /** bindings() per tree (trees are immutable: merging compares one state's objects many times). */
 const bindingLists = new WeakMap<PNode, PNode[]>();
+/** bindings() per stack top, with the tree they were merged with. */
+const combinedLists = new WeakMap<SNode, { root: PNode | null; list: PNode[] }>();
 
 /** How far up the fork tree a write looks for the owner of an object before copying it. */
 const MAX_OWNER_WALK = 64;
@@ -40,6 +49,8 @@ class KeyNode {
 
 export class AddressSpace {
   private root: PNode | null = null;
+  /** Stack objects bound in allocation order, newest on top (stack-bindings.ts). */
+  private top: SNode | null = null;
   cowKey = nextCowKey++;
   private node = new KeyNode(this.cowKey, null);
   /** The node found by the last lookup (nodes are immutable, so it stays right until the tree changes). */
@@ -51,6 +62,7 @@ export class AddressSpace {
   fork(): AddressSpace {
     const c = new AddressSpace();
     c.root = this.root;
+    c.top = this.top;
     c.live = this.live;
     c.last = this.last;
     const parent = this.node;
@@ -95,7 +107,9 @@ export class AddressSpace {
   bind(mo: MemoryObject, os: ObjectState): void {
     os.owner = this.cowKey;
     os.mo = mo;
-    this.root = pmInsert(this.root, mo, os);
+    const top = this.top;
+    if (mo.kind === ObjectKind.Stack && (top === null || mo.address > top.key)) this.top = sPush(top, mo, os);
+    else this.root = pmInsert(this.root, mo, os);
     this.last = null;
     this.live++;
   }
@@ -107,28 +121,52 @@ export class AddressSpace {
     return os;
   }
 
+  /** The binding of mo (live or freed), or null. */
+  private nodeOf(mo: MemoryObject): PNode | null {
+    const top = this.top;
+    if (top !== null && mo.address >= top.bottom.key) {
+      const s = sFloor(top, mo.address).floor;
+      if (s !== null && s.mo === mo) return s;
+    }
+    const n = pmFloor(this.root, mo.address);
+    return n !== null && n.mo === mo ? n : null;
+  }
+
+  /** Rebind n's object to `os` (null: freed; undefined: unbound), on the stack or in the tree. */
+  private rebind(n: PNode, os: ObjectState | null | undefined): void {
+    if (n instanceof SNode) this.top = sReplace(this.top!, n, os);
+    else this.root = os === undefined ? pmRemove(this.root, n.key) : pmInsert(this.root, n.mo, os);
+    this.last = null;
+  }
+
   /** Forget an object entirely (stack objects at return, the old block of a realloc). */
   unbind(mo: MemoryObject): void {
-    const n = pmFloor(this.root, mo.address);
-    if (n === null || n.mo !== mo) return;
+    const top = this.top;
+    // a frame's objects go from the newest down: each is the top then
+    if (top !== null && top.mo === mo) {
+      if (top.os !== null) this.live--;
+      this.top = top.below;
+      this.last = null;
+      return;
+    }
+    const n = this.nodeOf(mo);
+    if (n === null) return;
     if (n.os !== null) this.live--;
-    this.root = pmRemove(this.root, mo.address);
-    this.last = null;
+    this.rebind(n, undefined);
   }
 
   /** Mark a heap object freed: accesses to its addresses are now uses after free. */
   markFreed(mo: MemoryObject): void {
-    const n = pmFloor(this.root, mo.address);
-    if (n === null || n.mo !== mo || n.os === null) return;
-    this.root = pmInsert(this.root, mo, null);
-    this.last = null;
+    const n = this.nodeOf(mo);
+    if (n === null || n.os === null) return;
+    this.rebind(n, null);
     this.live--;
   }
 
   /** The live object state of mo, or null (unbound or freed). */
   stateOf(mo: MemoryObject): ObjectState | null {
-    const n = pmFloor(this.root, mo.address);
-    return n !== null && n.mo === mo ? n.os : null;
+    const n = this.nodeOf(mo);
+    return n === null ? null : n.os;
   }
 
   /**
@@ -138,7 +176,12 @@ export class AddressSpace {
   find(address: number): PNode | null {
     const l = this.last;
     if (l !== null && l.mo.contains(address)) return l;
-    const n = pmFloor(this.root, address);
+    let n = pmFloor(this.root, address);
+    const top = this.top;
+    if (top !== null && address >= top.bottom.key) {
+      const s = sFloor(top, address).floor;
+      if (s !== null && (n === null || s.key > n.key)) n = s;
+    }
     if (n === null || !n.mo.contains(address)) return null;
     this.last = n;
     return n;
@@ -159,35 +202,64 @@ export class AddressSpace {
       return os;
     }
     const c = os.clone(this.cowKey);
-    this.root = pmInsert(this.root, n.mo, c);
-    this.last = null;
+    this.rebind(n, c);
     return c;
   }
 
   /** Writeable state of a live object (null if not bound). */
   writeableOf(mo: MemoryObject): ObjectState | null {
-    const n = pmFloor(this.root, mo.address);
-    if (n === null || n.mo !== mo || n.os === null) return null;
+    const n = this.nodeOf(mo);
+    if (n === null || n.os === null) return null;
     return this.writeable(n);
   }
 
-  /** The nearest binding above / below an address (error reports). */
+  /** The nearest binding above / below an address (resolution walks, error reports). */
   next(address: number): PNode | null {
-    return pmHigher(this.root, address);
+    const t = pmHigher(this.root, address);
+    const top = this.top;
+    if (top === null || top.key <= address) return t;
+    // the stack's least key above address: the node above its floor (its bottom when none)
+    const s = address < top.bottom.key ? top.bottom : sFloor(top, address).above!;
+    return t === null || s.key < t.key ? s : t;
   }
 
   prev(address: number): PNode | null {
-    return pmLower(this.root, address);
+    const t = pmLower(this.root, address);
+    const top = this.top;
+    if (top === null || address <= top.bottom.key) return t;
+    const s = sFloor(top, address - 1).floor!;
+    return t === null || s.key > t.key ? s : t;
   }
 
   /** All bindings in address order (live and freed); do not modify (shared by address spaces with the same tree). */
   bindings(): readonly PNode[] {
     const root = this.root;
-    if (root === null) return [];
-    let a = bindingLists.get(root);
-    if (a === undefined) bindingLists.set(root, (a = pmToArray(root)));
-    return a;
+    let a: PNode[] = [];
+    if (root !== null) {
+      const cached = bindingLists.get(root);
+      if (cached === undefined) bindingLists.set(root, (a = pmToArray(root)));
+      else a = cached;
+    }
+    const top = this.top;
+    if (top === null) return a;
+    const c = combinedLists.get(top);
+    if (c !== undefined && c.root === root) return c.list;
+    const list = mergeByKey(a, sToAscending(top));
+    combinedLists.set(top, { root, list });
+    return list;
   }
+}
+
+/** Two address-ordered binding lists as one. */
+function mergeByKey(a: readonly PNode[], b: readonly PNode[]): PNode[] {
+  if (a.length === 0) return b as PNode[];
+  const out: PNode[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(a[i]!.key < b[j]!.key ? a[i++]! : b[j++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
 }
 
 /** Restart copy-on-write keys (tests). */
