@@ -7,7 +7,8 @@
  * constraints ∧ ¬expr is satisfiable (valid iff unsat); computeValidity is that check and
  * constraints ∧ expr; computeValue and computeInitialValues ask for a model and get the
  * bytes of the arrays involved. The file is written before the query runs (so a query that
- * kills the process is still on disk) and the answer is appended as a comment afterwards.
+ * kills the process is still on disk) and the answer is appended as a comment afterwards. A
+ * comment line gives each array's size (`; tsklee arrays: name:size …`).
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,8 +71,10 @@ export class LoggingSolver implements Solver {
     const n = ++this.count;
     const file = join(this.opts.dir, `${this.opts.prefix ?? 'query'}${String(n).padStart(6, '0')}.smt2`);
     // a constant-true assertion prints as (assert true): harmless, keeps the script uniform
-    const { text } = toSmtLib2(assertions, { getValue });
-    writeFileSync(file, `; tsklee ${what.replace(/\n/g, ' ')}\n${text}`);
+    const { text, arrayNames } = toSmtLib2(assertions, { getValue });
+    // the arrays' sizes, which SMT-LIB's arrays do not have (smtlib/smt2-reader.ts reads them back)
+    const sizes = [...arrayNames].map(([a, name]) => ` ${name}:${a.size}`).join('');
+    writeFileSync(file, `; tsklee ${what.replace(/\n/g, ' ')}\n; tsklee arrays:${sizes}\n${text}`);
     return file;
   }
 
