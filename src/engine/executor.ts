@@ -266,7 +266,7 @@ export class Executor {
       const st = searcher.selectState();
       const replaying = st.jobPrefix !== null;
       if (!this.runStep(st)) break;
-      if (sharing !== null) sharing.afterStep(replaying);
+      sharing?.afterStep(replaying);
       const turn = poll();
       if (turn !== undefined) await turn;
     }
