@@ -67,6 +67,9 @@ describe('--max-memory', () => {
     expect(o.done.generated).toBe(o.done.completed + o.done.partial);
     expect(o.done.completed).toBeGreaterThan(0);
     expect(o.read('info')).toMatch(/^KLEE: done: generated tests = \d+$/m);
+    // the run's account of the cap, with the number of states it ended
+    const m = /^memory cap 100 MB: (\d+) states ended in \d+ checks, highest usage after a collection \d+ MB, \d+ forced collections/m.exec(o.read('messages.txt'));
+    expect(Number(m?.[1])).toBe(early.length);
   });
 
   it('--max-memory-inhibit=false ends states over the cap but never refuses a fork', () => {
