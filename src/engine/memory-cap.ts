@@ -9,7 +9,7 @@
  *
  * Here the same two thresholds sit below the cap instead of above it, so that the cap is
  * what the run stays under: forking is inhibited above cap − margin (margin = 10 % of the
- * cap, at most KLEE's 100 MB), and states are ended above the cap, or after a second of
+ * cap, at most KLEE's 100 MB), and states are ended above the cap, or after 250 ms of
  * inhibited forking, down to cap − 2·margin: usage is only confirmed every so often
  * (below), and it keeps growing in between, so the kill leaves that much room, and forking,
  * which it allows again, goes on at once. An inhibited fork drops one side's whole subtree:
@@ -28,8 +28,8 @@ import type { Rng } from '../util/rng.js';
 const MB = 1024 * 1024;
 /** Live states a collection must see before their memory per state is used as an estimate. */
 const MIN_STATES_FOR_ESTIMATE = 16;
-/** The longest spell of inhibited forking before states end instead (ms). */
-const MAX_INHIBIT_MS = 1000;
+/** The longest spell of inhibited forking before states end instead (ms; coreutils `cat` inhibits ~400 forks a second). */
+const MAX_INHIBIT_MS = 250;
 
 /** What a check found. */
 export interface MemoryCheck {

@@ -43,7 +43,7 @@ describe('MemoryCap', () => {
     m.clock += 1000;
     expect(cap.check(10)).toMatchObject({ atLimit: true, statesToEnd: 0 });
     m.live = 999;
-    m.clock += 500;
+    m.clock += 200;
     expect(cap.check(10)).toMatchObject({ atLimit: true, statesToEnd: 0 });
     m.live = 800;
     expect(cap.check(10)).toMatchObject({ atLimit: false, statesToEnd: 0 });
@@ -143,13 +143,13 @@ describe('MemoryCap', () => {
     expect(few.cap.check(1000)).toMatchObject({ atLimit: true, statesToEnd: 0 });
   });
 
-  it('inhibits forking for a second at most, then ends states down to cap − 2·margin', () => {
+  it('inhibits forking for 250 ms at most, then ends states down to cap − 2·margin', () => {
     const { cap, m } = scripted(1000);
     m.live = 950;
     expect(cap.check(100)).toMatchObject({ atLimit: true, statesToEnd: 0 });
-    m.clock += 600;
+    m.clock += 150;
     expect(cap.check(100)).toMatchObject({ atLimit: true, statesToEnd: 0 });
-    m.clock += 600; // 1.2 s inhibited: 100 − ⌊100·800/950⌋ states end, forking resumes
+    m.clock += 150; // 300 ms inhibited: 100 − ⌊100·800/950⌋ states end, forking resumes
     expect(cap.check(100)).toMatchObject({ atLimit: false, statesToEnd: 16 });
     // the spell starts again when usage next goes over the threshold
     m.clock += 600;
