@@ -154,7 +154,7 @@ export class MemoryCap {
   summary(statesEnded: number): string | null {
     if (!this.enabled || this.collections === 0) return null;
     const mb = (b: number): number => Math.round(b / MB);
-    return `memory cap ${this.opts.capMB} MB: ${statesEnded} states ended in ${this.endings} checks, highest usage after a collection ${mb(this.peakConfirmed)} MB, ${this.collections} forced collections (${(this.collectMs / 1000).toFixed(1)} s)`;
+    return `memory cap ${this.opts.capMB} MB: ${statesEnded} states ended at ${this.endings} ${this.endings === 1 ? 'check' : 'checks'}, highest usage after a collection ${mb(this.peakConfirmed)} MB, ${this.collections} forced collections (${(this.collectMs / 1000).toFixed(1)} s)`;
   }
 
   private inhibiting(): boolean {

@@ -116,7 +116,7 @@ describe('MemoryCap', () => {
     m.live = 950;
     m.clock += 1000;
     expect(cap.check(6)).toMatchObject({ used: 950 * MB, atLimit: true, statesToEnd: 0 });
-    expect(cap.summary(4)).toBe('memory cap 1000 MB: 4 states ended in 1 checks, highest usage after a collection 1200 MB, 2 forced collections (0.0 s)');
+    expect(cap.summary(4)).toBe('memory cap 1000 MB: 4 states ended at 1 check, highest usage after a collection 1200 MB, 2 forced collections (0.0 s)');
   });
 
   it('between collections, estimates live usage from the last collection\'s memory per state', () => {
