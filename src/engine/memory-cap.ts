@@ -50,6 +50,8 @@ export interface MemoryCapOptions {
   measure?: () => number;
   /** A full garbage collection (default collectGarbage). */
   collect?: () => boolean;
+  /** The resident size in bytes (default process.memoryUsage.rss), read after each collection. */
+  resident?: () => number;
   /** The clock in ms (default Date.now). */
   now?: () => number;
 }
@@ -57,9 +59,19 @@ export interface MemoryCapOptions {
 export class MemoryCap {
   private readonly cap: number;
   private readonly inhibitAbove: number;
+  private readonly margin: number;
   /** Where ending states brings usage down to. */
   private readonly endTo: number;
   private readonly measure: () => number;
+  private readonly resident: () => number;
+  /**
+   * What the process holds beyond what is counted (node's code, stacks, allocator overhead):
+   * resident size − usage after the last collection, at most a margin. Added to every
+   * reading, so that the resident size is what stays under the cap (without it, coreutils
+   * `cat` sat 50-120 MB over a 2000 MB cap); at most a margin, so that memory an allocator
+   * keeps without giving it back cannot make every state end.
+   */
+  private overhead = 0;
   private readonly collect: () => boolean;
   private readonly now: () => number;
   private atLimit = false;
@@ -82,7 +94,10 @@ export class MemoryCap {
     const margin = Math.min(100 * MB, this.cap / 10);
     this.inhibitAbove = this.cap - margin;
     this.endTo = this.cap - 2 * margin;
-    this.measure = opts.measure ?? (() => memoryInUse().total);
+    const measure = opts.measure ?? (() => memoryInUse().total);
+    this.measure = () => measure() + this.overhead;
+    this.resident = opts.resident ?? (() => process.memoryUsage.rss());
+    this.margin = margin;
     this.collect = opts.collect ?? collectGarbage;
     this.now = opts.now ?? Date.now;
     this.base = this.enabled ? Math.min(this.measure(), this.cap / 4) : 0;
@@ -107,16 +122,18 @@ export class MemoryCap {
       // apart, each copying what it writes next; acting only on collections let coreutils
       // `cat` reach 2.6 GB under a 2000 MB cap). Without an estimate, the last decision stands.
       if (this.perState === 0) return { used, atLimit: this.inhibiting(), statesToEnd: 0 };
-      return this.decide(Math.min(used, this.base + this.perState * liveStates), liveStates);
+      return this.decide(Math.min(used, this.base + this.overhead + this.perState * liveStates), liveStates);
     }
     if (this.collect()) {
       const ms = this.now() - t0;
       this.collections++;
       this.collectMs += ms;
       this.nextCollectAt = this.now() + Math.max(100, 10 * ms);
-      used = this.measure();
+      const counted = this.measure() - this.overhead;
+      this.overhead = Math.min(this.margin, Math.max(0, this.resident() - counted));
+      used = counted + this.overhead;
       // states dominate usage near the cap; a handful of them says little about their cost
-      this.perState = liveStates >= MIN_STATES_FOR_ESTIMATE ? Math.max(0, used - this.base) / liveStates : 0;
+      this.perState = liveStates >= MIN_STATES_FOR_ESTIMATE ? Math.max(0, counted - this.base) / liveStates : 0;
     }
     if (used > this.peakConfirmed) this.peakConfirmed = used;
     return this.decide(used, liveStates);

@@ -8,9 +8,9 @@ import { Rng } from '../../../src/util/rng.js';
 
 const MB = 1024 * 1024;
 
-/** A cap over a memory that is `live` MB after a collection and `live + garbage` before. */
+/** A cap over a memory that is `live` MB after a collection and `live + garbage` before; `resident` MB more are resident. */
 function scripted(capMB: number, inhibit = true) {
-  const m = { live: 0, garbage: 0, clock: 0, collections: 0 };
+  const m = { live: 0, garbage: 0, clock: 0, collections: 0, resident: 0 };
   const cap = new MemoryCap({
     capMB,
     inhibit,
@@ -22,6 +22,7 @@ function scripted(capMB: number, inhibit = true) {
       return true;
     },
     now: () => m.clock,
+    resident: () => (m.live + m.garbage + m.resident) * MB,
   });
   return { cap, m };
 }
@@ -160,6 +161,25 @@ describe('MemoryCap', () => {
     off.cap.check(100);
     off.m.clock += 5000;
     expect(off.cap.check(100)).toMatchObject({ atLimit: false, statesToEnd: 0 });
+  });
+
+  it('counts what is resident beyond the usage (up to a margin) after each collection', () => {
+    const { cap, m } = scripted(1000);
+    m.live = 905;
+    m.resident = 60; // node's code, stacks, the allocator's overhead: learnt at the first collection
+    expect(cap.check(100)).toMatchObject({ used: 965 * MB, atLimit: true, statesToEnd: 0 });
+    // counted from then on, also in readings between collections
+    m.live = 820;
+    m.clock += 10;
+    expect(cap.check(100)).toMatchObject({ used: 880 * MB, atLimit: false });
+    // at most the margin (100 MB here): memory an allocator keeps cannot end every state
+    m.live = 880;
+    m.resident = 500;
+    m.clock += 1000;
+    expect(cap.check(100)).toMatchObject({ used: 980 * MB, statesToEnd: 0 });
+    m.live = 950;
+    m.clock += 1000;
+    expect(cap.check(100)).toMatchObject({ used: 1050 * MB, statesToEnd: 100 - Math.floor((100 * 800) / 1050) });
   });
 
   it('has no summary when no reading came near the cap', () => {
