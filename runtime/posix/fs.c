@@ -96,15 +96,25 @@ int __tsklee_node_add(const char *abspath, enum tk_kind kind, tk_file *file) {
 static void add_device(const char *path, enum tk_kind kind, unsigned major, unsigned minor) {
   tk_file *f = __tsklee_new_file(0, S_IFCHR | 0666);
   f->st->st_rdev = (major << 8) | minor; /* makedev(major, minor) for small numbers */
+  f->st->st_uid = f->st->st_gid = 0;
   __tsklee_node_add(path, kind, f);
+}
+
+/* A directory of the system, owned by root: the user's chmod and chown of it fail with EPERM.
+ * "/" is world-writable and sticky (01777), as the native replay's sandbox root is (the
+ * model lets anyone create files there): `install -d //` then wants mode 0755, and fails. */
+static void add_system_dir(const char *path, mode_t mode) {
+  tk_file *f = __tsklee_new_file(0, S_IFDIR | mode);
+  f->st->st_uid = f->st->st_gid = 0;
+  __tsklee_node_add(path, TK_DIR, f);
 }
 
 void __tsklee_posix_setup(void) {
   tk_env *e = &__tsklee_env;
   if (e->initialised) return;
   e->initialised = 1;
-  __tsklee_node_add("/", TK_DIR, __tsklee_new_file(0, S_IFDIR | 0755));
-  __tsklee_node_add("/dev", TK_DIR, __tsklee_new_file(0, S_IFDIR | 0755));
+  add_system_dir("/", 01777);
+  add_system_dir("/dev", 0755);
   add_device("/dev/null", TK_DEVNULL, 1, 3);
   add_device("/dev/zero", TK_DEVZERO, 1, 5);
   add_device("/dev/random", TK_DEVRANDOM, 1, 8);
@@ -481,6 +491,7 @@ int fchmodat(int dirfd, const char *path, mode_t mode, int flags) {
   int idx = __tsklee_lookup(dirfd, path);
   RET(idx);
   f = __tsklee_env.nodes[idx].file;
+  if (f->st->st_uid != TK_UID) RET(-EPERM); /* only the owner changes a mode */
   f->st->st_mode = (f->st->st_mode & S_IFMT) | (mode & 07777);
   return 0;
 }

@@ -146,6 +146,8 @@ static int set_owner(int idx, uid_t uid, gid_t gid) {
   RET(idx);
   if ((uid != (uid_t)-1 && uid != TK_UID) || (gid != (gid_t)-1 && gid != TK_GID)) RET(-EPERM);
   st = node_stat(idx);
+  /* an unprivileged user changes the owner or group of its own files only */
+  if ((uid != (uid_t)-1 || gid != (gid_t)-1) && st->st_uid != TK_UID) RET(-EPERM);
   if (uid != (uid_t)-1) st->st_uid = uid;
   if (gid != (gid_t)-1) st->st_gid = gid;
   return 0;
@@ -160,6 +162,7 @@ int fchmod(int fd, mode_t mode) {
   struct stat *st;
   RET(idx);
   st = node_stat(idx);
+  if (st->st_uid != TK_UID) RET(-EPERM);
   st->st_mode = (st->st_mode & S_IFMT) | (mode & 07777);
   return 0;
 }
