@@ -87,6 +87,7 @@ beforeAll(() => {
   writeFileSync(join(dir, 'close2.c'), CLOSE_TWICE);
   execFileSync('cc', ['files.c', '-o', 'files'], { cwd: dir });
   execFileSync('cc', ['close2.c', '-o', 'close2'], { cwd: dir });
+  execFileSync('cc', ['-w', resolve('fixtures/posix/symlinks.c'), '-o', 'symlinks'], { cwd: dir });
 });
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -122,4 +123,15 @@ it('a second fclose of stdin fails with EOF, as glibc (comm - -)', () => {
   const native = tsklee(['replay', '--native', './close2', 'close2-out']);
   expect(native.stderr).toBe('');
   expect(native.stdout).toContain('tsklee: replayed 2 tests natively: 2 as recorded, 0 different, 0 not compared\n');
+}, 120_000);
+
+it('symbolic links: symlink, readlink, lstat, links in the middle of a path, dangling links, loops, O_NOFOLLOW, O_EXCL, rename, unlink, link, readdir, as natively', () => {
+  const run = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--output-dir=links-out', resolve('fixtures/posix/symlinks.c')]);
+  expect(run.code).toBe(0);
+  const [out] = outputs('links-out');
+  expect(out).toContain('lstat 0 - mode 120000 size 3\n');
+  expect(out).toContain('loop -1 Too many levels of symbolic links');
+  const native = tsklee(['replay', '--native', './symlinks', 'links-out']);
+  expect(native.stderr).toBe('');
+  expect(native.stdout).toContain('tsklee: replayed 1 tests natively: 1 as recorded, 0 different, 0 not compared\n');
 }, 120_000);
