@@ -120,9 +120,11 @@ export class MemoryCap {
       // No collection due: the reading counts garbage, so the last collection's memory per
       // state estimates what is live (states fork by thousands between collections seconds
       // apart, each copying what it writes next; acting only on collections let coreutils
-      // `cat` reach 2.6 GB under a 2000 MB cap). Without an estimate, the last decision stands.
-      if (this.perState === 0) return { used, atLimit: this.inhibiting(), statesToEnd: 0 };
-      return this.decide(Math.min(used, this.base + this.overhead + this.perState * liveStates), liveStates);
+      // `cat` reach 2.6 GB under a 2000 MB cap). Without an estimate, the last decision stands
+      // (past a spell of inhibiting, the reading itself, an upper bound, decides).
+      if (this.perState > 0) return this.decide(Math.min(used, this.base + this.overhead + this.perState * liveStates), liveStates);
+      if (this.inhibiting() && t0 - this.limitSince > MAX_INHIBIT_MS) return this.decide(used, liveStates);
+      return { used, atLimit: this.inhibiting(), statesToEnd: 0 };
     }
     if (this.collect()) {
       const ms = this.now() - t0;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { compileProgram, readOutDir, TSKLEE, type OutDir } from '../support/tsklee-cli.js';
 
-/** 256 paths, each owning a 1 MiB buffer it writes after every fork: ~256 MB in all (breadth-first, all alive at once). */
+/** 256 paths, each owning a 1 MiB buffer it writes after every fork: ~256 MB in all (breadth-first, all alive at once), then ~10 000 instructions each. */
 const MEMORY_HOG = `#include <klee/klee.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +25,8 @@ int main(void) {
     if (in[i] > 'm') n += 1 << i;
     buf[i * 4096] = (char)n;
   }
+  // work after the forks, so that states live long enough for the cap to end some
+  for (int j = 0; j < 1000; j++) buf[8 * 4096 + (j & 4095)] += (char)j;
   return buf[n % 4096] == 7;
 }`;
 

@@ -9,7 +9,7 @@ import { Rng } from '../../../src/util/rng.js';
 const MB = 1024 * 1024;
 
 /** A cap over a memory that is `live` MB after a collection and `live + garbage` before; `resident` MB more are resident. */
-function scripted(capMB: number, inhibit = true) {
+function scripted(capMB: number, inhibit = true, collectMs = 5) {
   const m = { live: 0, garbage: 0, clock: 0, collections: 0, resident: 0 };
   const cap = new MemoryCap({
     capMB,
@@ -18,7 +18,7 @@ function scripted(capMB: number, inhibit = true) {
     collect: () => {
       m.collections++;
       m.garbage = 0;
-      m.clock += 5; // a collection takes 5 ms
+      m.clock += collectMs; // a collection takes 5 ms unless told
       return true;
     },
     now: () => m.clock,
@@ -136,12 +136,17 @@ describe('MemoryCap', () => {
     m.garbage = 0;
     expect(cap.check(200)).toMatchObject({ used: 600 * MB, atLimit: false, statesToEnd: 0 });
     // states fewer than 16 at the last collection: no estimate, the last decision stands
-    const few = scripted(1000);
+    const few = scripted(1000, true, 50); // collections 50 ms long, so 500 ms apart
     few.m.live = 950;
     expect(few.cap.check(10).atLimit).toBe(true);
     few.m.garbage = 5000;
     few.m.clock += 10;
     expect(few.cap.check(1000)).toMatchObject({ atLimit: true, statesToEnd: 0 });
+    // …until the spell of inhibiting is over: then the reading decides (no collection due yet)
+    few.m.garbage = 0;
+    few.m.clock += 250;
+    expect(few.cap.check(10)).toMatchObject({ used: 950 * MB, atLimit: false, statesToEnd: 10 - Math.floor((10 * 800) / 950) });
+    expect(few.m.collections).toBe(1);
   });
 
   it('inhibits forking for 250 ms at most, then ends states down to cap − 2·margin', () => {
