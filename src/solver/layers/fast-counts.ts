@@ -145,7 +145,8 @@ function caseOf(rest: readonly Expr[], masks: readonly number[], order: number[]
 
 /**
  * Each count's values by its simple constraints on all four bytes (`k ≤ 19`). A count without
- * such a bound (the engine may have replaced a byte of it by a constant) takes 0..auxMax,
+ * such a bound (the engine may have replaced a byte of it by a constant) takes 0..auxMax (its
+ * merge's largest count, which the full path condition states),
  * and then the enumeration proves nothing (`proven` false): only its models are answers.
  * Null domains when one has too many values.
  */
@@ -159,9 +160,10 @@ function countDomains(exprs: readonly Expr[], counts: readonly ExprArray[]): { d
   }
   let proven = true;
   const domains = sets.map((s, i) => {
-    if (s !== null) return s;
+    if (s !== null && (s.isEmpty() || s.max() < BigInt(MAX_VALUES))) return s;
     proven = false;
-    return IntervalSet.range(32, 0n, counts[i]!.auxMax!);
+    const upTo = IntervalSet.range(32, 0n, counts[i]!.auxMax!);
+    return s === null ? upTo : s.intersect(upTo);
   });
   for (const s of domains) if (!s.isEmpty() && s.max() >= BigInt(MAX_VALUES)) return { domains: null, proven };
   return { domains, proven };
