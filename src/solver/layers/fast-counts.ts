@@ -20,7 +20,7 @@
  * unsatisfiable when every case is; undecided when a case is undecided or the budget of
  * cases runs out.
  */
-import { builder, collectArrays, Evaluator, ExprKind, FALSE, type Expr, type ExprArray } from '../../expr/index.js';
+import { builder, collectArrays, Evaluator, ExprKind, FALSE, TRUE, type Expr, type ExprArray } from '../../expr/index.js';
 import { analyze } from './fast-analysis.js';
 import { IntervalSet } from './fast-intervals.js';
 import { replaceExprs, type Substitution } from './replace.js';
@@ -33,7 +33,7 @@ const MAX_COUNTS = 3;
 /** Most values of one count. */
 const MAX_VALUES = 1 << 12;
 /** Most full assignments decided per question (beyond: undecided). */
-const MAX_CASES = 128;
+const MAX_CASES = 1024;
 /** Most assignments (partial ones included) checked per question. */
 const MAX_NODES = 1 << 13;
 /** Undecided cases after which the split gives up (the rest would be too, mostly). */
@@ -197,10 +197,95 @@ function withCounts(e: Expr, mask: number, values: readonly bigint[], model: Rea
   let m = memo.get(e);
   const known = m?.get(key);
   if (known !== undefined) return known;
-  const out = replaceExprs(e, new CountBytes(model));
+  const out = substitute(e, model, new Map(), 0) ?? replaceExprs(e, new CountBytes(model));
   if (m === undefined) memo.set(e, (m = new Map()));
   if (m.size < MAX_MEMO) m.set(key, out);
   return out;
+}
+
+/** Deepest recursion of substitute() (beyond: replaceExprs, which is iterative). */
+const MAX_DEPTH = 2000;
+
+/**
+ * e with the counts' bytes for their reads, rebuilt top-down so that a select whose
+ * condition folds rebuilds only the arm taken (a merged value `ite(k = 2, a, ite(k = 3, …))`
+ * is a chain of N selects: bottom-up, every case would rebuild all of it), and an And/Or
+ * stops at an operand that decides it. Null when e is too deep or a read's update list
+ * mentions a count (then replaceExprs does it).
+ */
+function substitute(e: Expr, model: ReadonlyMap<ExprArray, Uint8Array>, memo: Map<Expr, Expr>, depth: number): Expr | null {
+  if (e.kind === ExprKind.Constant || !readsCount(e, model)) return e;
+  const known = memo.get(e);
+  if (known !== undefined) return known;
+  if (depth > MAX_DEPTH) return null;
+  const sub = (x: Expr): Expr | null => substitute(x, model, memo, depth + 1);
+  let out: Expr | null;
+  switch (e.kind) {
+    case ExprKind.Read: {
+      const bytes = model.get(e.updates.root);
+      if (bytes !== undefined) {
+        out = e.index.kind === ExprKind.Constant && e.updates.head === null && e.index.value < BigInt(bytes.length) ? builder.constant(bytes[Number(e.index.value)]!, 8) : null;
+        break;
+      }
+      if (readsCount(e, model) && !readsCount(e.index, model)) return null; // through its update list
+      const index = sub(e.index);
+      out = index === null ? null : builder.read(e.updates, index);
+      break;
+    }
+    case ExprKind.Select: {
+      const c = sub(e.cond);
+      if (c === null) return null;
+      if (c.kind === ExprKind.Constant) out = sub(c === TRUE ? e.trueExpr : e.falseExpr);
+      else {
+        const t = sub(e.trueExpr);
+        const f = t === null ? null : sub(e.falseExpr);
+        out = f === null ? null : builder.select(c, t!, f);
+      }
+      break;
+    }
+    case ExprKind.Concat: {
+      const l = sub(e.left);
+      const r = l === null ? null : sub(e.right);
+      out = r === null ? null : builder.concat(l!, r);
+      break;
+    }
+    case ExprKind.Extract: {
+      const x = sub(e.expr);
+      out = x === null ? null : builder.extract(x, e.offset, e.width);
+      break;
+    }
+    case ExprKind.ZExt:
+    case ExprKind.SExt: {
+      const x = sub(e.expr);
+      out = x === null ? null : e.kind === ExprKind.ZExt ? builder.zext(x, e.width) : builder.sext(x, e.width);
+      break;
+    }
+    case ExprKind.Not: {
+      const x = sub(e.expr);
+      out = x === null ? null : builder.not(x);
+      break;
+    }
+    case ExprKind.BoundVar:
+    case ExprKind.Forall:
+      return null;
+    default: {
+      const l = sub(e.left);
+      if (l === null) return null;
+      // a decided width-1 And/Or needs no right operand
+      if (e.width === 1 && ((e.kind === ExprKind.And && l === FALSE) || (e.kind === ExprKind.Or && l === TRUE))) out = l;
+      else {
+        const r = sub(e.right);
+        out = r === null ? null : builder.binary(e.kind, l, r);
+      }
+    }
+  }
+  if (out !== null) memo.set(e, out);
+  return out;
+}
+
+function readsCount(e: Expr, model: ReadonlyMap<ExprArray, Uint8Array>): boolean {
+  for (const a of collectArrays(e)) if (model.has(a)) return true;
+  return false;
 }
 
 /** The substitution of a count's reads at constant indices by its bytes. */
