@@ -12,6 +12,8 @@
  *  - complex: decided by a search over the values its bytes may take (bytes owned by a
  *    variable take that variable's values, other bytes all 256), pruned by sound bounds
  *    (fast-search.ts), within a budget of node visits.
+ * A question that reads at indices depending on a quantified merge's count (paper 000's
+ * stripped queries) is split on the counts' values (fast-counts.ts).
  * Everything else goes to the next layer. Answers are exact: UNSAT only from an empty set or
  * an exhausted search; a model takes each variable's values from its exact set, and the
  * search checks every complex constraint under it with the evaluator.
