@@ -263,8 +263,10 @@ export class Executor {
     const searcher = this.searcher;
     // in a parallel exploration a worker that runs dry waits for states of another (parallel/)
     while (this.haltReason === null && (!searcher.empty() || (sharing !== null && (await sharing.waitForWork())))) {
-      if (!this.runStep(searcher.selectState())) break;
-      if (sharing !== null) sharing.afterStep();
+      const st = searcher.selectState();
+      const replaying = st.jobPrefix !== null;
+      if (!this.runStep(st)) break;
+      sharing?.afterStep(replaying);
       const turn = poll();
       if (turn !== undefined) await turn;
     }
