@@ -81,7 +81,9 @@ for (const p of plotOnly ? [] : programs) {
       const r = spawnSync('/usr/bin/time', args, { encoding: 'utf8' });
       const times = r.stderr.trim().split('\n').pop().split(' ').map(Number);
       const info = existsSync(join(out, 'info')) ? readFileSync(join(out, 'info'), 'utf8') : '';
-      const halted = /HaltTimer invoked/.test(readFileSync(join(out, 'messages.txt'), 'utf8')) || /halting execution/.test(info);
+      const messages = readFileSync(join(out, 'messages.txt'), 'utf8');
+      // the halt is written to messages.txt ("halting execution, dumping remaining states")
+      const halted = /HaltTimer invoked|halting execution/.test(messages) || /halting execution/.test(info);
       const tests = readdirSync(out).filter((f) => f.endsWith('.ktest')).length;
       const cov = lineCoverage(b, out);
       const row = { program: p, bound: n, mode, cpu: times[0] + times[1], wall: times[2], finished: !halted && r.status === 0, tests, lineCoverage: cov };

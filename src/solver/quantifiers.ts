@@ -58,6 +58,10 @@ export class QuantifiedQuerySolver implements Solver {
   private readonly cDup = new LayerCounters('quantifier-duplicate');
   private readonly cRepair = new LayerCounters('quantifier-repair');
   private readonly cFallback = new LayerCounters('quantifier-fallback');
+  /** Branch questions where the last model decided one side (hits). */
+  private readonly cKnown = new LayerCounters('quantifier-known-model');
+  /** The last model solve() found (it satisfies the clauses it was asked about). */
+  private lastModel: Model | null = null;
   private readonly o: Required<QuantifierOptions>;
 
   /**
@@ -80,16 +84,46 @@ export class QuantifiedQuerySolver implements Solver {
 
   computeTruth(q: Query): boolean {
     if (!QuantifiedQuerySolver.quantified(q)) return this.next.computeTruth(q);
-    return this.c.time(() => this.solve([...q.constraints, builder.not(q.expr)]) === null);
+    return this.c.time(() => {
+      if (this.knownSide(q) === false) return false; // a model of the constraints where expr is false
+      return this.solve([...q.constraints, builder.not(q.expr)]) === null;
+    });
   }
 
+  /**
+   * One solve per branch where it can (KLEE's computeValidity over the counterexample cache):
+   * when a known model of the constraints decides one side, only the other is asked.
+   */
   computeValidity(q: Query): Validity {
     if (!QuantifiedQuerySolver.quantified(q)) return this.next.computeValidity(q);
     return this.c.time(() => {
+      const side = this.knownSide(q);
+      if (side === true) return this.solve([...q.constraints, builder.not(q.expr)]) === null ? Validity.True : Validity.Unknown;
+      if (side === false) return this.solve([...q.constraints, q.expr]) === null ? Validity.False : Validity.Unknown;
       const whenFalse = this.solve([...q.constraints, builder.not(q.expr)]);
       if (whenFalse === null) return Validity.True;
       return this.solve([...q.constraints, q.expr]) === null ? Validity.False : Validity.Unknown;
     });
+  }
+
+  /**
+   * The value of q.expr under the last model this layer found, when that model satisfies
+   * q's constraints (checked exactly, ∀ by expansion); undefined otherwise. Depth-first
+   * search asks about the same state again and again, so the last model often fits.
+   */
+  private knownSide(q: Query): boolean | undefined {
+    const m = this.lastModel;
+    if (m === null) return undefined;
+    this.cKnown.queries++;
+    const clauses: Expr[] = [];
+    for (const c of q.constraints) conjuncts(c, clauses);
+    if (!satisfies(m, [...clauses, q.expr])) {
+      if (!satisfies(m, clauses) || !satisfies(m, [builder.not(q.expr)])) return undefined;
+      this.cKnown.hits++;
+      return false;
+    }
+    this.cKnown.hits++;
+    return true;
   }
 
   computeValue(q: Query): bigint {
@@ -136,12 +170,14 @@ export class QuantifiedQuerySolver implements Solver {
       const m = this.stages(clauses, qf, foralls, arrays);
       if (m !== undefined) {
         this.c.hits++;
+        if (m !== null) this.lastModel = m;
         return m === null ? null : { model: m };
       }
     }
     const m = this.cFallback.time(() => this.fallback(clauses, arrays));
     if (m !== null && !satisfies(m, clauses)) throw new SolverFailure(SolverFailureKind.Unknown, 'quantified fallback: the model does not satisfy the query');
     this.cFallback.hits++;
+    if (m !== null) this.lastModel = m;
     return m === null ? null : { model: m };
   }
 
@@ -184,7 +220,7 @@ export class QuantifiedQuerySolver implements Solver {
   }
 
   stats(): SolverStats[] {
-    return [this.c.snapshot(), this.cStrip.snapshot(), this.cDup.snapshot(), this.cRepair.snapshot(), this.cFallback.snapshot(), ...this.next.stats()];
+    return [this.c.snapshot(), this.cStrip.snapshot(), this.cDup.snapshot(), this.cRepair.snapshot(), this.cFallback.snapshot(), this.cKnown.snapshot(), ...this.next.stats()];
   }
 
   dispose(): void {

@@ -12,6 +12,8 @@
  *  - complex: decided by a search over the values its bytes may take (bytes owned by a
  *    variable take that variable's values, other bytes all 256), pruned by sound bounds
  *    (fast-search.ts), within a budget of node visits.
+ * A question that reads at indices depending on a quantified merge's count (paper 000's
+ * stripped queries) is split on the counts' values (fast-counts.ts).
  * Everything else goes to the next layer. Answers are exact: UNSAT only from an empty set or
  * an exhausted search; a model takes each variable's values from its exact set, and the
  * search checks every complex constraint under it with the evaluator.
@@ -24,6 +26,7 @@ import { IntervalSet } from './fast-intervals.js';
 import { LayerCounters } from './layer-stats.js';
 import { search, writeVar } from './fast-search.js';
 import { conjunctsInto, disjunctsOf, hasCompound } from './fast-cases.js';
+import { countsOf, splitOnCounts } from './fast-counts.js';
 
 export interface FastSolverOptions {
   /** The layer's name in stats() (default 'fast'). */
@@ -61,6 +64,8 @@ export class FastSolver implements Solver {
   searchGaveUp = 0;
   /** Questions decided by splitting a disjunction into cases. */
   split = 0;
+  /** Questions decided by splitting on the values of quantified merges' counts (fast-counts.ts). */
+  countSplits = 0;
 
   constructor(
     private readonly inner: Solver,
@@ -72,6 +77,18 @@ export class FastSolver implements Solver {
 
   /** A model of the conjunction of `exprs`, null when unsatisfiable, undefined when undecided. */
   solve(exprs: readonly Expr[]): Answer {
+    const r = this.solvePlain(exprs);
+    if (r !== UNDECIDED || this.budget === 0) return r;
+    // reads at indices that depend on a quantified merge's count: split on the counts' values
+    const counts = countsOf(exprs);
+    if (counts === null) return r;
+    const s = splitOnCounts(exprs, counts, (c) => this.solvePlain(c));
+    if (s !== UNDECIDED) this.countSplits++;
+    return s;
+  }
+
+  /** solve() without count splits. */
+  private solvePlain(exprs: readonly Expr[]): Answer {
     if (hasCompound(exprs)) {
       const cases = { left: MAX_CASES };
       const r = this.splitCases(exprs, cases, this.budget);

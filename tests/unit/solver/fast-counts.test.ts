@@ -1,0 +1,136 @@
+/**
+ * The fast solver's count splits (fast-counts.ts): questions that read a string at indices
+ * depending on a quantified merge's count k (the shapes stripping leaves) are decided without
+ * the backend, exactly: models satisfy the question, UNSAT only over the values the question
+ * itself allows k, and random questions agree with z3.
+ */
+import { builder as b, Evaluator, ExprArray, UpdateList, type Expr } from '../../../src/expr/index.js';
+import { Validity, type InitialValues, type Query } from '../../../src/solver/solver.js';
+import { FastSolver } from '../../../src/solver/layers/fast-solver.js';
+import { Z3Solver } from '../../../src/solver/z3/z3-solver.js';
+import { auxValue, freshCount } from '../../../src/solver/quantified/instantiate.js';
+import { RefusingSolver } from '../../support/refusing-solver.js';
+import { Rng } from '../expr/helpers.js';
+
+const c32 = (v: number): Expr => b.constant(v, 32);
+const c8 = (v: number): Expr => b.constant(v, 8);
+
+function model(arrays: readonly ExprArray[], v: InitialValues): Map<ExprArray, Uint8Array> {
+  return new Map(arrays.map((a, i) => [a, v[i]!]));
+}
+
+function allTrue(q: readonly Expr[], m: Map<ExprArray, Uint8Array>): boolean {
+  const ev = new Evaluator(m);
+  return q.every((e) => ev.isTrue(e));
+}
+
+/** s (N bytes plus a terminator written at N), a count k ≤ max, and reads of the string at k + c. */
+function setup(n: number, max: number) {
+  const s = new ExprArray('s', n + 1);
+  const k = freshCount('k', BigInt(max));
+  const kv = auxValue(k);
+  const str = new UpdateList(s).extend(c32(n), c8(0));
+  const at = (c: number): Expr => b.read(str, b.add(c32(c), kv));
+  return { s, k, kv, at };
+}
+
+describe('count splits', () => {
+  test('a model for reads at k-dependent indices, the backend never asked', () => {
+    const { s, k, kv, at } = setup(10, 10);
+    const inner = new RefusingSolver();
+    const fast = new FastSolver(inner);
+    // k ≤ 10, 1 ≤ k, s[k] = ':', s[k+1] = '/', s[k+2] = '/', s[0] in a..z
+    const q = [b.ule(kv, c32(10)), b.ule(c32(1), kv), b.eq(at(0), c8(58)), b.eq(at(1), c8(47)), b.eq(at(2), c8(47)), b.ule(c8(97), b.read(new UpdateList(s), c32(0)))];
+    const v = fast.computeInitialValues({ constraints: q, expr: b.bool(true) }, [s, k]);
+    expect(v).not.toBeNull();
+    expect(allTrue(q, model([s, k], v!))).toBe(true);
+    expect(inner.calls).toBe(0);
+    expect(fast.countSplits).toBe(1);
+  });
+
+  test('UNSAT when every value of k fails (the terminator), the backend never asked', () => {
+    const { s, k, kv, at } = setup(10, 10);
+    const inner = new RefusingSolver();
+    const fast = new FastSolver(inner);
+    // digits at k+4 .. k+7 reach the terminator at 10 once k ≥ 3, and 3 ≤ k ≤ 3 (the engine's bounds check)
+    const q: Expr[] = [b.ule(kv, c32(10)), b.ule(c32(3), kv), b.ule(b.add(c32(7), kv), c32(10))];
+    for (let j = 4; j <= 7; j++) q.push(b.ule(c8(48), at(j)), b.ule(at(j), c8(57)));
+    expect(fast.computeInitialValues({ constraints: q, expr: b.bool(true) }, [s, k])).toBeNull();
+    expect(fast.computeValidity({ constraints: q.slice(0, 5), expr: b.eq(at(7), c8(48)) } satisfies Query)).toBe(Validity.False);
+    expect(inner.calls).toBe(0);
+    void s;
+  });
+
+  test('without a bound on all of k in the question, UNSAT is left to the next layer', () => {
+    const { s, k, kv, at } = setup(6, 6);
+    const inner = new RefusingSolver();
+    const fast = new FastSolver(inner);
+    // no `k ≤ max` here: k = 2^32 − 1 makes s[k+1] = s[0], which the split (0..auxMax) never tries
+    const q = [b.eq(at(1), c8(65)), b.ne(b.read(new UpdateList(s), c32(0)), c8(65)), b.ult(c32(5), kv)];
+    expect(() => fast.computeInitialValues({ constraints: q, expr: b.bool(true) }, [s, k])).toThrow('undecided');
+    expect(inner.calls).toBe(1);
+    // but a model it finds is an answer
+    const sat = [b.eq(at(1), c8(65)), b.ult(c32(2), kv)];
+    const v = fast.computeInitialValues({ constraints: sat, expr: b.bool(true) }, [s, k]);
+    expect(allTrue(sat, model([s, k], v!))).toBe(true);
+    expect(inner.calls).toBe(1);
+  });
+
+  test('two counts: s[k1 + 3 + k2]', () => {
+    const s = new ExprArray('s', 13);
+    const k1 = freshCount('k1', 12n);
+    const k2 = freshCount('k2', 12n);
+    const str = new UpdateList(s).extend(c32(12), c8(0));
+    const sum = b.add(auxValue(k1), auxValue(k2));
+    // bounds as the engine's checks leave them: k1 + k2 + 4 ≤ 12
+    const q = [b.ule(auxValue(k1), c32(12)), b.ule(auxValue(k2), c32(12)), b.ule(c32(2), auxValue(k1)), b.ule(c32(2), auxValue(k2)), b.ule(sum, c32(8)), b.eq(b.read(str, b.add(c32(3), sum)), c8(58)), b.ne(b.read(str, b.add(c32(4), sum)), c8(0))];
+    const inner = new RefusingSolver();
+    const fast = new FastSolver(inner);
+    const v = fast.computeInitialValues({ constraints: q, expr: b.bool(true) }, [s, k1, k2]);
+    expect(allTrue(q, model([s, k1, k2], v!))).toBe(true);
+    // s[sum + 4] is the terminator at sum = 8, so adding k1 + k2 ≥ 8 makes it UNSAT
+    expect(fast.computeInitialValues({ constraints: [...q, b.ule(c32(8), sum)], expr: b.bool(true) }, [s, k1, k2])).toBeNull();
+    expect(inner.calls).toBe(0);
+  });
+});
+
+describe('random count questions agree with z3', () => {
+  let z3: Z3Solver;
+  beforeAll(async () => {
+    z3 = await Z3Solver.create({ timeoutMs: 10_000 });
+  });
+  afterAll(() => z3.dispose());
+
+  test('150 questions, 0 disagreements', () => {
+    const rng = new Rng(29);
+    let decided = 0;
+    let unsat = 0;
+    for (let round = 0; round < 150; round++) {
+      const { s, k, kv, at } = setup(8, 8);
+      const max = 1 + rng.int(8);
+      const q: Expr[] = [b.ule(kv, c32(max))];
+      const n = 1 + rng.int(5);
+      for (let j = 0; j < n; j++) {
+        const x = at(rng.int(6));
+        const v = rng.pick([0, 47, 58, 97, 48]);
+        const y = b.read(new UpdateList(s), c32(rng.int(8)));
+        q.push(rng.pick([b.eq(x, c8(v)), b.ne(x, c8(v)), b.ule(c8(v), x), b.ult(x, c8(v)), b.eq(x, y), b.ule(c32(rng.int(6)), kv)]));
+      }
+      const fast = new FastSolver(new RefusingSolver());
+      let mine: InitialValues | null | 'undecided';
+      try {
+        mine = fast.computeInitialValues({ constraints: q, expr: b.bool(true) }, [s, k]);
+      } catch {
+        mine = 'undecided';
+      }
+      const theirs = z3.computeInitialValues({ constraints: q, expr: b.bool(true) }, []);
+      if (mine === 'undecided') continue;
+      decided++;
+      expect(mine === null).toBe(theirs === null);
+      if (mine === null) unsat++;
+      else expect(allTrue(q, model([s, k], mine))).toBe(true);
+    }
+    expect(decided).toBeGreaterThan(120);
+    expect(unsat).toBeGreaterThan(5);
+  });
+});
