@@ -56,6 +56,7 @@ export const MERGING_COLUMNS = [
   'MergedStates',
   'MergesRefusedByQce',
   'MergesRefusedByQceIte',
+  'MergesRefusedByPointer',
   'IncompatibleAtMergePoint',
   'PathMultiplicity',
   'FastForwardSteps',
@@ -222,6 +223,7 @@ export class StatsTracker {
       row.MergedStates = m.merges;
       row.MergesRefusedByQce = m.refusedBySimilarity;
       row.MergesRefusedByQceIte = m.refusedByIte;
+      row.MergesRefusedByPointer = m.refusedByPointer;
       row.IncompatibleAtMergePoint = m.incompatible;
       row.PathMultiplicity = m.pathMultiplicity;
       row.FastForwardSteps = m.forwardSteps;

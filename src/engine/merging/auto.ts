@@ -50,13 +50,17 @@ export interface MergeAttemptCounters {
   incompatible: number;
   /** Merges refused because the result would stand for more than --max-state-multiplicity paths. */
   refusedByMultiplicity: number;
+  /** Similar pairs kept apart by the veto (--merge-pointer-rule: their live pointers differ). */
+  refusedByPointer: number;
 }
 
 export class MergePoints {
   /** States standing at each location, by similarity hash. */
   private readonly byLocation = new Map<string, Map<number, Set<ExecutionState>>>();
   private readonly placeOf = new Map<ExecutionState, { key: string; hash: number }>();
-  readonly counters: MergeAttemptCounters = { refusedBySimilarity: 0, refusedByIte: 0, incompatible: 0, refusedByMultiplicity: 0 };
+  /** Told of every checked pair that did not merge (dynamic merging stops fast-forwarding one towards the other). */
+  onApart: ((a: ExecutionState, b: ExecutionState) => void) | null = null;
+  readonly counters: MergeAttemptCounters = { refusedBySimilarity: 0, refusedByIte: 0, incompatible: 0, refusedByMultiplicity: 0, refusedByPointer: 0 };
 
   constructor(
     private readonly similarity: Similarity,
@@ -65,6 +69,8 @@ export class MergePoints {
     private readonly maxMultiplicity: number,
     /** --debug-log-merge: each merge and each refusal, with the reason. */
     private readonly log: ((line: string) => void) | null = null,
+    /** A last check on similar, compatible pairs: why they must stay apart, or null (merging/pointers.ts). */
+    private readonly veto: ((a: ExecutionState, b: ExecutionState) => string | null) | null = null,
   ) {}
 
   /**
@@ -106,27 +112,45 @@ export class MergePoints {
 
   private tryMerge(other: ExecutionState, st: ExecutionState, key: string): boolean {
     if (other.status !== StateStatus.Running) return false;
+    const why = this.refusal(other, st);
+    if (why === null) {
+      this.log?.(`state ${st.id} merged into ${other.id} at ${key} (${where(st)})`);
+      this.merge(other, st);
+      return true;
+    }
+    this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: ${why}`);
+    this.onApart?.(other, st);
+    return false;
+  }
+
+  /** Why st must not merge into other (counted), or null. */
+  private refusal(other: ExecutionState, st: ExecutionState): string | null {
     if (this.maxMultiplicity > 0 && other.multiplicity + st.multiplicity > this.maxMultiplicity) {
       this.counters.refusedByMultiplicity++;
-      this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: multiplicity limit`);
-      return false;
+      return 'multiplicity limit';
     }
     const blocker = mergeBlocker(other, st);
     if (blocker !== null) {
       this.counters.incompatible++;
-      this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: different ${blocker}`);
-      return false;
+      return `different ${blocker}`;
     }
     if (!this.similarity.similar(other, st)) {
       this.counters.refusedBySimilarity++;
       const ite = this.similarity.lastRefusal === 'ite';
       if (ite) this.counters.refusedByIte++;
-      this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: ${ite ? 'an ite-hot variable would become an ite' : 'a hot variable differs'}`);
-      return false;
+      return ite ? 'an ite-hot variable would become an ite' : 'a hot variable differs';
     }
-    this.log?.(`state ${st.id} merged into ${other.id} at ${key} (${where(st)})`);
-    this.merge(other, st);
-    return true;
+    const vetoed = this.veto?.(other, st) ?? null;
+    if (vetoed !== null) {
+      this.counters.refusedByPointer++;
+      return `different pointers (${vetoed})`;
+    }
+    return null;
+  }
+
+  /** Where st stands since its last arrival (its location key and similarity hash), if it waits at a merge point. */
+  standing(st: ExecutionState): { readonly key: string; readonly hash: number } | undefined {
+    return this.placeOf.get(st);
   }
 
   /** The state ended or left the searcher. */
