@@ -74,8 +74,7 @@ export class QceSimilarity implements Similarity {
   ) {}
 
   /** The hot variables of each frame of st's location. */
-  hot(st: ExecutionState): FrameHot[] {
-    const key = locationKey(st);
+  hot(st: ExecutionState, key: string = locationKey(st)): FrameHot[] {
     let h = this.hotAt.get(key);
     if (h !== undefined) return h;
     const frames: { frame: number; fq: FunctionQce | null; pc: number }[] = [];
@@ -169,10 +168,10 @@ export class QceSimilarity implements Similarity {
    * hash be similar); an ite-hot variable's symbolic value is hashed as its expression. Mixed
    * from the values themselves (no strings: this runs for every state at every block).
    */
-  hash(st: ExecutionState): number {
+  hash(st: ExecutionState, key?: string): number {
     let star = 0;
     let h = 0x811c9dc5;
-    for (const { frame, fq, vars, ite } of this.hot(st)) {
+    for (const { frame, fq, vars, ite } of this.hot(st, key)) {
       const f = st.stack[frame];
       for (let k = 0; k < vars.length; k++) {
         const v = vars[k]!;
