@@ -22,16 +22,10 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { programArgs } from './subjects/lib/coreutils-args.mjs';
+import { arg } from './lib/args.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSKLEE = join(ROOT, 'bin', 'tsklee');
-
-function arg(name, dflt) {
-  const i = process.argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (i < 0) return dflt;
-  const a = process.argv[i];
-  return a.includes('=') ? a.slice(a.indexOf('=') + 1) : process.argv[i + 1];
-}
 
 const bcDir = arg('bc-dir', join(homedir(), '.cache/tsklee/subjects/coreutils-9.1-bc/src'));
 if (!existsSync(bcDir)) {

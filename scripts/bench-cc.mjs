@@ -6,6 +6,7 @@
 //
 //   node scripts/bench-cc.mjs --tarball /path/bc_1.07.1.orig.tar.gz [--runs 3] [--make-jobs 1]
 //     [--make-args 'MAKEINFO=true']   (bc's docs need makeinfo, which the machine may lack)
+//     [--configure-args '--disable-nls'] [--configs clang,bash,node]   (which builds to time)
 //
 // Configurations: clang-19; bin/tsklee cc (the bash front end); the Node driver
 // (TSKLEE_CC_VERBOSE=1 makes bin/tsklee-cc hand every step to Node; its command echo is
@@ -19,16 +20,28 @@ import { parseArgs } from 'node:util';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
-  options: { tarball: { type: 'string' }, runs: { type: 'string', default: '3' }, 'make-jobs': { type: 'string', default: '1' }, 'make-args': { type: 'string', default: 'MAKEINFO=true' } },
+  options: {
+    tarball: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+    'make-jobs': { type: 'string', default: '1' },
+    'make-args': { type: 'string', default: 'MAKEINFO=true' },
+    'configure-args': { type: 'string', default: '' },
+    configs: { type: 'string', default: 'clang,bash,node' },
+  },
 });
 if (values.tarball === undefined) throw new Error('--tarball PATH (a package .orig.tar.*) is required');
 const runs = Number(values.runs);
 const TSKLEE = join(ROOT, 'bin', 'tsklee');
-const configs = [
-  { name: 'clang-19', cc: 'clang-19', env: {} },
-  { name: 'tsklee cc (bash front end)', cc: `${TSKLEE} cc`, env: {} },
-  { name: 'tsklee cc (Node driver)', cc: `${TSKLEE} cc`, env: { TSKLEE_CC_VERBOSE: '1' } },
-];
+const ALL_CONFIGS = {
+  clang: { name: 'clang-19', cc: 'clang-19', env: {} },
+  bash: { name: 'tsklee cc (bash front end)', cc: `${TSKLEE} cc`, env: {} },
+  node: { name: 'tsklee cc (Node driver)', cc: `${TSKLEE} cc`, env: { TSKLEE_CC_VERBOSE: '1' } },
+};
+const configs = values.configs.split(',').map((k) => {
+  if (!(k in ALL_CONFIGS)) throw new Error(`--configs: '${k}' is not one of ${Object.keys(ALL_CONFIGS).join(', ')}`);
+  return ALL_CONFIGS[k];
+});
+if (configs[0] !== ALL_CONFIGS.clang) throw new Error('--configs must start with clang (the baseline of the ratios)');
 
 function timed(cmd, cwd, env) {
   const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S', 'sh', '-c', `${cmd} >/dev/null 2>build.err`], { cwd, env: { ...process.env, ...env }, encoding: 'utf8' });
@@ -44,7 +57,7 @@ for (let i = 0; i < runs; i++) {
     const work = mkdtempSync(join(tmpdir(), 'tsklee-bench-cc-'));
     spawnSync('tar', ['xf', values.tarball, '-C', work], { stdio: 'inherit' });
     const src = join(work, readdirSync(work)[0]);
-    r.configure.push(timed(`./configure CC="${r.cc}"`, src, r.env));
+    r.configure.push(timed(`./configure CC="${r.cc}" ${values['configure-args']}`, src, r.env));
     r.make.push(timed(`make -j${values['make-jobs']} ${values['make-args']}`, src, r.env));
     rmSync(work, { recursive: true, force: true });
   }

@@ -68,8 +68,9 @@ function once(name, bc, jobs) {
   const tests = Number(/KLEE: done: generated tests = (\d+)/.exec(info)[1]);
   const moved = Number(/(\d+) states handed over/.exec(info)?.[1] ?? 0);
   const instructions = Number(/KLEE: done: total instructions = (\d+)/.exec(info)[1]);
+  const queries = Number(/KLEE: done: total queries = (\d+)/.exec(info)[1]);
   rmSync(out, { recursive: true, force: true });
-  return { wall, cpu: user + sys, paths, tests, moved, instructions };
+  return { wall, cpu: user + sys, paths, tests, moved, instructions, queries };
 }
 
 const median = (xs) => {
@@ -85,14 +86,14 @@ for (let r = 0; r < repeat; r++) {
     for (const j of jobsList) {
       const x = once(n, bcs[n], j);
       (results[`${n}/${j}`] ??= []).push(x);
-      process.stderr.write(`${n} --jobs=${j} #${r + 1}: ${x.wall.toFixed(2)} s wall, ${x.cpu.toFixed(2)} s CPU, ${x.paths} paths, ${x.tests} tests, ${x.moved} handed over\n`);
+      process.stderr.write(`${n} --jobs=${j} #${r + 1}: ${x.wall.toFixed(2)} s wall, ${x.cpu.toFixed(2)} s CPU, ${x.paths} paths, ${x.tests} tests, ${x.moved} handed over, ${x.queries} backend queries\n`);
     }
   }
   loads.push(loadavg()[0]);
 }
 const lines = [
-  '| program | workers | paths | tests | wall s (median, min–max) | speed-up | paths/s | CPU s | instructions | states handed over |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  '| program | workers | paths | tests | wall s (median, min–max) | speed-up | paths/s | CPU s | instructions | states handed over | backend queries |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 ];
 for (const n of names) {
   const base = median(results[`${n}/1`]?.map((x) => x.wall) ?? [NaN]);
@@ -101,7 +102,7 @@ for (const n of names) {
     const w = median(xs.map((x) => x.wall));
     const walls = xs.map((x) => x.wall);
     lines.push(
-      `| ${PROGRAMS[n].label ?? `${n}.c`} | ${j} | ${[...new Set(xs.map((x) => x.paths))].join('/')} | ${[...new Set(xs.map((x) => x.tests))].join('/')} | ${w.toFixed(2)} (${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)}) | ${(base / w).toFixed(2)}× | ${(xs[0].paths / w).toFixed(0)} | ${median(xs.map((x) => x.cpu)).toFixed(2)} | ${median(xs.map((x) => x.instructions))} | ${median(xs.map((x) => x.moved))} |`,
+      `| ${PROGRAMS[n].label ?? `${n}.c`} | ${j} | ${[...new Set(xs.map((x) => x.paths))].join('/')} | ${[...new Set(xs.map((x) => x.tests))].join('/')} | ${w.toFixed(2)} (${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)}) | ${(base / w).toFixed(2)}× | ${(xs[0].paths / w).toFixed(0)} | ${median(xs.map((x) => x.cpu)).toFixed(2)} | ${median(xs.map((x) => x.instructions))} | ${median(xs.map((x) => x.moved))} | ${median(xs.map((x) => x.queries))} |`,
     );
   }
 }

@@ -22,16 +22,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { arg } from './lib/args.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSKLEE = join(ROOT, 'bin', 'tsklee');
-
-function arg(name, dflt) {
-  const i = process.argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (i < 0) return dflt;
-  const a = process.argv[i];
-  return a.includes('=') ? a.slice(a.indexOf('=') + 1) : process.argv[i + 1];
-}
 
 /** Program → the size parameter swept (the other keeps its default) and how a size reads. */
 const PROGRAMS = {

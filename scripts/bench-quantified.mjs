@@ -24,18 +24,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { arg } from './lib/args.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSKLEE = join(ROOT, 'bin', 'tsklee');
 const SRC = join(ROOT, 'bench', 'quantified');
 const INCLUDE = join(ROOT, 'runtime', 'include');
-
-function arg(name, dflt) {
-  const i = process.argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (i < 0) return dflt;
-  const a = process.argv[i];
-  return a.includes('=') ? a.slice(a.indexOf('=') + 1) : process.argv[i + 1];
-}
 
 const programs = arg('programs', readdirSync(SRC).filter((f) => f.endsWith('.c')).map((f) => f.slice(0, -2)).sort().join(',')).split(',');
 const bounds = arg('bounds', '10,20,50,100').split(',').map(Number);

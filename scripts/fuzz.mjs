@@ -141,9 +141,9 @@ await pool(todo, jobs, async (seed) => {
 });
 
 const minutes = (performance.now() - t0) / 60_000;
-const compared = (counts.agree ?? 0) + (counts['fail-both'] ?? 0) + (counts.differ ?? 0) + (counts.error ?? 0);
+const compared = (counts.agree ?? 0) + (counts['fail-both'] ?? 0) + (counts.ub ?? 0) + (counts.differ ?? 0) + (counts.error ?? 0);
 process.stdout.write(`\n${label}: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ') || 'nothing run'}\n`);
-process.stdout.write(`${compared} compared, ${((100 * ((counts.agree ?? 0) + (counts['fail-both'] ?? 0))) / Math.max(1, compared)).toFixed(1)} % agree (fail-both included); ${(finished / Math.max(minutes, 1e-9)).toFixed(1)} programs per minute (${minutes.toFixed(1)} min, ${jobs} jobs)\n`);
+process.stdout.write(`${compared} compared, ${((100 * ((counts.agree ?? 0) + (counts['fail-both'] ?? 0) + (counts.ub ?? 0))) / Math.max(1, compared)).toFixed(1)} % agree (fail-both and ub included); ${(finished / Math.max(minutes, 1e-9)).toFixed(1)} programs per minute (${minutes.toFixed(1)} min, ${jobs} jobs)\n`);
 for (const [why, n] of [...reasons].sort((x, y) => y[1] - x[1])) process.stdout.write(`  ${n} × ${why}\n`);
 for (const b of bad) process.stdout.write(`  seed ${b.seed}: ${b.verdict}: ${b.detail}${b.saved ? ` (${b.saved})` : ''}\n`);
 

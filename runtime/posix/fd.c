@@ -76,6 +76,12 @@ int openat(int dirfd, const char *path, int flags, ...) {
   __tsklee_posix_setup();
   fd = alloc_fd(0);
   RET(fd);
+  if (flags & (O_NOFOLLOW | O_EXCL)) {
+    /* the last component itself: O_NOFOLLOW refuses a link (ELOOP), O_CREAT|O_EXCL any name */
+    int own = __tsklee_lookup_nofollow(dirfd, path);
+    if (own >= 0 && (flags & O_CREAT) && (flags & O_EXCL)) RET(-EEXIST);
+    if (own >= 0 && (flags & O_NOFOLLOW) && e->nodes[own].kind == TK_LNK) RET(-ELOOP);
+  }
   idx = __tsklee_lookup(dirfd, path);
   if (idx >= 0) {
     if ((flags & O_CREAT) && (flags & O_EXCL)) RET(-EEXIST);

@@ -96,15 +96,25 @@ int __tsklee_node_add(const char *abspath, enum tk_kind kind, tk_file *file) {
 static void add_device(const char *path, enum tk_kind kind, unsigned major, unsigned minor) {
   tk_file *f = __tsklee_new_file(0, S_IFCHR | 0666);
   f->st->st_rdev = (major << 8) | minor; /* makedev(major, minor) for small numbers */
+  f->st->st_uid = f->st->st_gid = 0;
   __tsklee_node_add(path, kind, f);
+}
+
+/* A directory of the system, owned by root: the user's chmod and chown of it fail with EPERM.
+ * "/" is world-writable and sticky (01777), as the native replay's sandbox root is (the
+ * model lets anyone create files there): `install -d //` then wants mode 0755, and fails. */
+static void add_system_dir(const char *path, mode_t mode) {
+  tk_file *f = __tsklee_new_file(0, S_IFDIR | mode);
+  f->st->st_uid = f->st->st_gid = 0;
+  __tsklee_node_add(path, TK_DIR, f);
 }
 
 void __tsklee_posix_setup(void) {
   tk_env *e = &__tsklee_env;
   if (e->initialised) return;
   e->initialised = 1;
-  __tsklee_node_add("/", TK_DIR, __tsklee_new_file(0, S_IFDIR | 0755));
-  __tsklee_node_add("/dev", TK_DIR, __tsklee_new_file(0, S_IFDIR | 0755));
+  add_system_dir("/", 01777);
+  add_system_dir("/dev", 0755);
   add_device("/dev/null", TK_DEVNULL, 1, 3);
   add_device("/dev/zero", TK_DEVZERO, 1, 5);
   add_device("/dev/random", TK_DEVRANDOM, 1, 8);
@@ -227,7 +237,61 @@ static int missing(const char *abspath) {
   return missing(p) == -ENOTDIR ? -ENOTDIR : -ENOENT;
 }
 
-int __tsklee_lookup(int dirfd, const char *path) {
+/* Symbolic links are followed at most this many times in one lookup (Linux: 40), then ELOOP. */
+#define TK_MAX_HOPS 40
+
+/*
+ * Follows the symbolic links in abs (absolute, normalised; rewritten in place): in every
+ * component, and in the last one when follow_last. A component that does not exist ends the
+ * walk (the caller's lookup then fails with ENOENT or ENOTDIR). 0 or -ELOOP/-ENAMETOOLONG.
+ */
+static int follow_links(char *abs, int follow_last) {
+  tk_env *e = &__tsklee_env;
+  int hops = 0;
+  size_t i = 1;
+  if (!e->n_links) return 0;
+  while (abs[i - 1] && abs[i]) {
+    char tmp[TK_PATH_MAX], save;
+    size_t j = i, o, k;
+    int idx;
+    tk_file *f;
+    while (abs[j] && abs[j] != '/') j++;
+    save = abs[j];
+    abs[j] = 0;
+    idx = find_node(abs);
+    abs[j] = save;
+    if (idx < 0) return 0;
+    if (e->nodes[idx].kind != TK_LNK || (!save && !follow_last)) {
+      i = j + 1;
+      continue;
+    }
+    if (++hops > TK_MAX_HOPS) return -ELOOP;
+    /* the target, relative to the link's directory, then the rest of the path */
+    f = e->nodes[idx].file;
+    o = 0;
+    if (f->contents[0] != '/') {
+      __tsklee_memcpy(tmp, abs, i);
+      o = i;
+    }
+    if (o + f->size + __tsklee_strlen(abs + j) + 1 >= TK_PATH_MAX) return -ENAMETOOLONG;
+    __tsklee_memcpy(tmp + o, f->contents, f->size);
+    o += f->size;
+    for (k = j; abs[k]; k++) tmp[o++] = abs[k];
+    tmp[o] = 0;
+    {
+      int r = __tsklee_resolve(AT_FDCWD, tmp, abs);
+      if (r < 0) return r;
+    }
+    i = 1;
+  }
+  return 0;
+}
+
+static int lookup(int dirfd, const char *path, int follow_last);
+int __tsklee_lookup(int dirfd, const char *path) { return lookup(dirfd, path, 1); }
+int __tsklee_lookup_nofollow(int dirfd, const char *path) { return lookup(dirfd, path, 0); }
+
+static int lookup(int dirfd, const char *path, int follow_last) {
   tk_env *e = &__tsklee_env;
   char abs[TK_PATH_MAX];
   int r, idx;
@@ -245,10 +309,14 @@ int __tsklee_lookup(int dirfd, const char *path) {
         __tsklee_memcpy(abs, e->nodes[e->cwd].path, n);
         __tsklee_memcpy(abs + (n == 1 ? 0 : n), p, 3);
         idx = find_node(abs);
-        return idx >= 0 ? idx : -ENOENT;
+        if (idx < 0) return -ENOENT;
+        if (e->nodes[idx].kind != TK_LNK) return idx;
+        break; /* the program replaced the file with a link: the general path follows it */
       }
   }
   r = __tsklee_resolve(dirfd, path, abs);
+  if (r < 0) return r;
+  r = follow_links(abs, follow_last);
   if (r < 0) return r;
   idx = find_node(abs);
   return idx >= 0 ? idx : missing(abs);
@@ -262,6 +330,9 @@ static int create_node(int dirfd, const char *path, enum tk_kind kind, mode_t mo
   int r = __tsklee_resolve(dirfd, path, abs), pi;
   tk_file *f;
   if (r < 0) return r;
+  /* open(O_CREAT) through a dangling link creates its target; mkdir, mknod, symlink do not */
+  r = follow_links(abs, kind == TK_REG);
+  if (r < 0) return r;
   if (find_node(abs) >= 0) return -EEXIST;
   n = parent_len(abs);
   __tsklee_memcpy(par, abs, n);
@@ -269,12 +340,33 @@ static int create_node(int dirfd, const char *path, enum tk_kind kind, mode_t mo
   pi = find_node(par);
   if (pi < 0) return missing(par);
   if (e->nodes[pi].kind != TK_DIR) return -ENOTDIR;
-  f = __tsklee_new_file(kind == TK_REG ? 64 : 0, (kind == TK_DIR ? S_IFDIR : S_IFREG) | (mode & 07777 & ~e->umask));
+  if (kind == TK_LNK) f = __tsklee_new_file(mode, S_IFLNK | 0777); /* mode: the target's length */
+  else f = __tsklee_new_file(kind == TK_REG ? 64 : 0, (kind == TK_DIR ? S_IFDIR : S_IFREG) | (mode & 07777 & ~e->umask));
   if (!f) return -ENOMEM;
   return __tsklee_node_add(abs, kind, f);
 }
 
 int __tsklee_create(int dirfd, const char *path, mode_t mode) { return create_node(dirfd, path, TK_REG, mode); }
+
+int __tsklee_symlink(const char *target, int dirfd, const char *path) {
+  tk_env *e = &__tsklee_env;
+  char t[TK_PATH_MAX];
+  size_t n;
+  int idx;
+  __tsklee_posix_setup();
+  if (!target) return -EFAULT;
+  idx = concretize_path(target, t);
+  if (idx < 0) return idx;
+  n = __tsklee_strlen(t);
+  if (n == 0) return -ENOENT;
+  idx = create_node(dirfd, path, TK_LNK, (mode_t)n);
+  if (idx < 0) return idx;
+  __tsklee_memcpy(e->nodes[idx].file->contents, t, n);
+  e->nodes[idx].file->size = (unsigned)n;
+  e->nodes[idx].file->st->st_size = (off_t)n;
+  e->n_links++;
+  return 0;
+}
 
 /* A second name for node src (a hard link): the same file, one more link. */
 int __tsklee_link_node(int src, int dirfd, const char *path) {
@@ -325,7 +417,7 @@ static int has_children(int idx) {
 int __tsklee_stat_node(int idx, struct stat *buf) {
   tk_file *f = __tsklee_env.nodes[idx].file;
   __tsklee_memcpy(buf, f->st, sizeof *buf);
-  if (!f->symbolic && __tsklee_env.nodes[idx].kind == TK_REG) {
+  if (!f->symbolic && (__tsklee_env.nodes[idx].kind == TK_REG || __tsklee_env.nodes[idx].kind == TK_LNK)) {
     buf->st_size = f->size;
     buf->st_blocks = (f->size + 511) / 512;
   }
@@ -335,7 +427,7 @@ int __tsklee_stat_node(int idx, struct stat *buf) {
 int fstatat(int dirfd, const char *path, struct stat *buf, int flags) {
   int idx;
   if ((flags & AT_EMPTY_PATH) && path && !path[0]) return fstat(dirfd, buf);
-  idx = __tsklee_lookup(dirfd, path);
+  idx = (flags & AT_SYMLINK_NOFOLLOW) ? __tsklee_lookup_nofollow(dirfd, path) : __tsklee_lookup(dirfd, path);
   RET(idx);
   return __tsklee_stat_node(idx, buf);
 }
@@ -443,7 +535,7 @@ static int node_in_use(int idx) {
 
 int unlinkat(int dirfd, const char *path, int flags) {
   tk_env *e = &__tsklee_env;
-  int idx = __tsklee_lookup(dirfd, path);
+  int idx = __tsklee_lookup_nofollow(dirfd, path);
   RET(idx);
   if (flags & AT_REMOVEDIR) {
     if (e->nodes[idx].kind != TK_DIR) RET(-ENOTDIR);
@@ -461,12 +553,15 @@ int unlinkat(int dirfd, const char *path, int flags) {
 int unlink(const char *path) { return unlinkat(AT_FDCWD, path, 0); }
 int rmdir(const char *path) { return unlinkat(AT_FDCWD, path, AT_REMOVEDIR); }
 
-/* The model has no symbolic links. */
 ssize_t readlinkat(int dirfd, const char *path, char *buf, size_t size) {
-  int idx = __tsklee_lookup(dirfd, path);
+  int idx = __tsklee_lookup_nofollow(dirfd, path);
+  tk_file *f;
   RET(idx);
-  RET(-EINVAL);
-  return -1;
+  if (__tsklee_env.nodes[idx].kind != TK_LNK || size == 0) RET(-EINVAL);
+  f = __tsklee_env.nodes[idx].file;
+  if (size > f->size) size = f->size;
+  __tsklee_memcpy(buf, f->contents, size);
+  return (ssize_t)size;
 }
 ssize_t readlink(const char *path, char *buf, size_t size) { return readlinkat(AT_FDCWD, path, buf, size); }
 
@@ -478,9 +573,11 @@ mode_t umask(mode_t mask) {
 
 int fchmodat(int dirfd, const char *path, mode_t mode, int flags) {
   tk_file *f;
-  int idx = __tsklee_lookup(dirfd, path);
+  int idx = (flags & AT_SYMLINK_NOFOLLOW) ? __tsklee_lookup_nofollow(dirfd, path) : __tsklee_lookup(dirfd, path);
   RET(idx);
+  if (__tsklee_env.nodes[idx].kind == TK_LNK) RET(-EOPNOTSUPP); /* Linux: a link's mode is fixed */
   f = __tsklee_env.nodes[idx].file;
+  if (f->st->st_uid != TK_UID) RET(-EPERM); /* only the owner changes a mode */
   f->st->st_mode = (f->st->st_mode & S_IFMT) | (mode & 07777);
   return 0;
 }
@@ -555,7 +652,7 @@ struct dirent *readdir(DIR *d) {
           for (k = 0; rest[k] && rest[k] != '/'; k++) {}
           if (rest[k] == 0) {
             name = rest;
-            type = e->nodes[i].kind == TK_DIR ? DT_DIR : TK_IS_DEVICE(e->nodes[i].kind) ? DT_CHR : DT_REG;
+            type = e->nodes[i].kind == TK_DIR ? DT_DIR : e->nodes[i].kind == TK_LNK ? DT_LNK : TK_IS_DEVICE(e->nodes[i].kind) ? DT_CHR : DT_REG;
             ino = e->nodes[i].file->st->st_ino;
           }
         }

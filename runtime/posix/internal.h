@@ -42,7 +42,7 @@
 #define TK_CWD "/tmp"
 
 /* Character devices: TK_DEVNULL and every kind after it (TK_IS_DEVICE). */
-enum tk_kind { TK_NONE = 0, TK_DIR, TK_REG, TK_DEVNULL, TK_DEVZERO, TK_DEVRANDOM, TK_DEVTTY };
+enum tk_kind { TK_NONE = 0, TK_DIR, TK_REG, TK_LNK, TK_DEVNULL, TK_DEVZERO, TK_DEVRANDOM, TK_DEVTTY };
 #define TK_IS_DEVICE(k) ((k) >= TK_DEVNULL)
 
 /* A file's contents. Symbolic files have a fixed size; concrete ones (created by the program)
@@ -58,7 +58,7 @@ typedef struct tk_file {
 typedef struct tk_node {
   enum tk_kind kind;
   char path[TK_PATH_MAX]; /* absolute, normalised ("/", "/tmp", "/tmp/A") */
-  tk_file *file;          /* TK_REG, TK_DIR (stat only), TK_DEVNULL */
+  tk_file *file;          /* TK_REG, TK_DIR (stat only), TK_DEVNULL; TK_LNK: the target (no NUL) */
 } tk_node;
 
 enum { TK_F_OPEN = 1, TK_F_CLOEXEC = 2, TK_F_READ = 4, TK_F_WRITE = 8, TK_F_APPEND = 16, TK_F_CONSOLE = 32 };
@@ -97,6 +97,7 @@ typedef struct tk_env {
   int initialised;
   long long clock_ns;  /* the model's clock: advances 1 ms per query */
   unsigned long long random_state; /* /dev/urandom's generator: fixed seed, so every run reads the same bytes */
+  unsigned n_links;    /* symbolic links ever made: lookups follow links only when there are some */
 } tk_env;
 
 extern tk_env __tsklee_env;
@@ -110,6 +111,8 @@ void __tsklee_posix_setup(void);
 /* fs.c */
 int __tsklee_resolve(int dirfd, const char *path, char *out); /* 0 or -errno */
 int __tsklee_lookup(int dirfd, const char *path);              /* node index or -errno */
+int __tsklee_lookup_nofollow(int dirfd, const char *path);     /* the same; a final symbolic link is not followed */
+int __tsklee_symlink(const char *target, int dirfd, const char *path); /* 0 or -errno */
 int __tsklee_node_add(const char *abspath, enum tk_kind kind, tk_file *file);
 tk_file *__tsklee_new_file(unsigned cap, mode_t mode);
 void __tsklee_fill_stat(struct stat *st, mode_t mode, unsigned size);

@@ -48,7 +48,7 @@ static int is_prefix_dir(const char *dir, const char *p) {
 int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned flags) {
   tk_env *e = &__tsklee_env;
   char dst[TK_PATH_MAX], par[TK_PATH_MAX];
-  int src = __tsklee_lookup(olddirfd, oldpath), tgt, pi, i;
+  int src = __tsklee_lookup_nofollow(olddirfd, oldpath), tgt, pi, i;
   size_t n, srclen, dstlen;
   RET(src);
   RET(__tsklee_resolve(newdirfd, newpath, dst));
@@ -64,7 +64,7 @@ int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpa
   pi = __tsklee_lookup(AT_FDCWD, par);
   RET(pi);
   if (e->nodes[pi].kind != TK_DIR) RET(-ENOTDIR);
-  tgt = __tsklee_lookup(AT_FDCWD, dst);
+  tgt = __tsklee_lookup_nofollow(AT_FDCWD, dst);
   if (tgt >= 0) {
     if (flags & RENAME_NOREPLACE) RET(-EEXIST);
     if (e->nodes[src].kind == TK_DIR && e->nodes[tgt].kind != TK_DIR) RET(-ENOTDIR);
@@ -99,17 +99,17 @@ int renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpat
 }
 int rename(const char *oldpath, const char *newpath) { return renameat2(AT_FDCWD, oldpath, AT_FDCWD, newpath, 0); }
 
-/* No hard or symbolic links in the model. */
+/* A hard link to a symbolic link is a link to the link itself unless AT_SYMLINK_FOLLOW (Linux). */
 int linkat(int od, const char *o, int nd, const char *n, int flags) {
-  int src = __tsklee_lookup(od, o);
+  int src = (flags & AT_SYMLINK_FOLLOW) ? __tsklee_lookup(od, o) : __tsklee_lookup_nofollow(od, o);
   RET(src);
   RET(__tsklee_link_node(src, nd, n));
   return 0;
 }
 int link(const char *o, const char *n) { return linkat(AT_FDCWD, o, AT_FDCWD, n, 0); }
 int symlinkat(const char *target, int nd, const char *n) {
-  RET(-EPERM);
-  return -1;
+  RET(__tsklee_symlink(target, nd, n));
+  return 0;
 }
 int symlink(const char *target, const char *n) { return symlinkat(target, AT_FDCWD, n); }
 /* A FIFO is a name with S_IFIFO in its mode (opening it reads and writes like an empty regular
@@ -146,11 +146,15 @@ static int set_owner(int idx, uid_t uid, gid_t gid) {
   RET(idx);
   if ((uid != (uid_t)-1 && uid != TK_UID) || (gid != (gid_t)-1 && gid != TK_GID)) RET(-EPERM);
   st = node_stat(idx);
+  /* an unprivileged user changes the owner or group of its own files only */
+  if ((uid != (uid_t)-1 || gid != (gid_t)-1) && st->st_uid != TK_UID) RET(-EPERM);
   if (uid != (uid_t)-1) st->st_uid = uid;
   if (gid != (gid_t)-1) st->st_gid = gid;
   return 0;
 }
-int fchownat(int d, const char *p, uid_t u, gid_t g, int flags) { return set_owner(__tsklee_lookup(d, p), u, g); }
+int fchownat(int d, const char *p, uid_t u, gid_t g, int flags) {
+  return set_owner((flags & AT_SYMLINK_NOFOLLOW) ? __tsklee_lookup_nofollow(d, p) : __tsklee_lookup(d, p), u, g);
+}
 int chown(const char *p, uid_t u, gid_t g) { return fchownat(AT_FDCWD, p, u, g, 0); }
 int lchown(const char *p, uid_t u, gid_t g) { return fchownat(AT_FDCWD, p, u, g, AT_SYMLINK_NOFOLLOW); }
 int fchown(int fd, uid_t u, gid_t g) { return set_owner(fd_node(fd), u, g); }
@@ -160,13 +164,11 @@ int fchmod(int fd, mode_t mode) {
   struct stat *st;
   RET(idx);
   st = node_stat(idx);
+  if (st->st_uid != TK_UID) RET(-EPERM);
   st->st_mode = (st->st_mode & S_IFMT) | (mode & 07777);
   return 0;
 }
-int lchmod(const char *p, mode_t mode) {
-  RET(-EOPNOTSUPP);
-  return -1;
-}
+int lchmod(const char *p, mode_t mode) { return fchmodat(AT_FDCWD, p, mode, AT_SYMLINK_NOFOLLOW); }
 
 static long long now_sec(void) {
   struct timespec ts;
@@ -197,7 +199,8 @@ static int set_times(int idx, const struct timespec t[2]) {
   return 0;
 }
 int utimensat(int d, const char *p, const struct timespec t[2], int flags) {
-  return set_times(__tsklee_lookup(d, p), t); /* glibc declares p nonnull */
+  /* glibc declares p nonnull */
+  return set_times((flags & AT_SYMLINK_NOFOLLOW) ? __tsklee_lookup_nofollow(d, p) : __tsklee_lookup(d, p), t);
 }
 /* the console is a pipe the program owns: its times can be set (nothing records them) */
 int futimens(int fd, const struct timespec t[2]) { return fd_node(fd) == -EPERM ? 0 : set_times(fd_node(fd), t); }
@@ -291,11 +294,9 @@ char *realpath(const char *path, char *resolved) {
     errno = -idx;
     return 0;
   }
-  r = __tsklee_resolve(AT_FDCWD, path, abs);
-  if (r < 0) {
-    errno = -r;
-    return 0;
-  }
+  /* the name the lookup ended at: symbolic links followed */
+  r = (int)__tsklee_strlen(__tsklee_env.nodes[idx].path);
+  __tsklee_memcpy(abs, __tsklee_env.nodes[idx].path, (size_t)r + 1);
   if (!resolved) {
     resolved = malloc(__tsklee_strlen(abs) + 1);
     if (!resolved) {

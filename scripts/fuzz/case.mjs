@@ -10,6 +10,10 @@
  *   timeout  tsklee did not finish within its budget (counted, not a disagreement)
  *   fail-both the native program died of a signal and tsklee reported an error (at -O2 clang
  *            turns a loop it proves endless, undefined in C11, into `unreachable`)
+ *   ub       the native program exited, and tsklee reached an `unreachable` instruction on every
+ *            path: clang compiled undefined behaviour it proved (an endless loop without side
+ *            effects) into `unreachable`, and the native code runs off the end of the function
+ *            into whatever follows (seed 1002 at clang-19 -O2: exit 132, no output)
  *   skip     the program is unusable: csmith or clang failed, or the native run used more
  *            than a second of CPU (csmith programs may loop for hours; tsklee interprets
  *            ~7 M LLVM instructions per second, so a second of native work is minutes of its)
@@ -129,12 +133,15 @@ export async function checkProgram(src, mode, dir, o = {}) {
     if (report !== null && got.errs.length === got.tests.length) return { ...res, verdict: 'fail-both', detail: `${native.why}; tsklee ${report}` };
     return { ...res, verdict: 'differ', detail: `${native.why}; tsklee ${report ?? `completed, printed ${JSON.stringify(got.stdout.trim())}`}` };
   }
+  if (report !== null && got.errs.length === got.tests.length && got.errs.every((e) => UNREACHABLE.test(e.text))) return { ...res, verdict: 'ub', detail: `native exited with ${native.status}; tsklee ${report}` };
   if (report !== null) return { ...res, verdict: 'error', detail: report };
   if (got.tests.length !== 1) return { ...res, verdict: 'error', detail: `${got.tests.length} tests (expected 1)` };
   if (got.stdout !== native.stdout) return { ...res, verdict: 'differ', detail: `stdout: tsklee ${JSON.stringify(got.stdout.trim())}, native ${JSON.stringify(native.stdout.trim())}` };
   if (got.status !== native.status) return { ...res, verdict: 'differ', detail: `exit status: tsklee ${got.status}, native ${native.status}` };
   return { ...res, verdict: 'agree', detail: native.stdout.trim() };
 }
+
+const UNREACHABLE = /reached "unreachable" instruction/;
 
 function lastLines(s) {
   return s.trim().split('\n').slice(-2).join(' | ');

@@ -11,6 +11,7 @@ import type { RuntimeChoice } from '../engine/prepare/runtime.js';
 import type { SolverBackendName, SolverOptions } from '../solver/index.js';
 import type { StatsFilesSetup } from '../engine/parallel/protocol.js';
 import { exploreInParallel, ParallelExplorationError } from '../engine/parallel/coordinator.js';
+import { formatProfile } from '../engine/parallel/profile.js';
 import { UsageError } from './errors.js';
 
 export interface ParallelRunSetup {
@@ -86,7 +87,7 @@ export async function runParallel(s: ParallelRunSetup): Promise<void> {
       partiallyCompletedPaths: sum((w) => w.exploredPaths - w.completedPaths),
       generatedTests: sum((w) => w.generatedTests),
     };
-    const perWorker = r.workers.map((w, i) => `tsklee: worker ${i}: ${w.completedPaths} completed paths, ${w.instructions} instructions, ${w.given} states given away, ${w.adopted} jobs adopted\n`).join('');
+    const perWorker = r.workers.map((w, i) => `tsklee: worker ${i}: ${w.completedPaths} completed paths, ${w.instructions} instructions, ${w.given} states given away, ${w.adopted} jobs adopted\ntsklee: worker ${i} time: ${formatProfile(w.profile)}\n`).join('');
     out.writeInfo(
       formatInfoHeader({ argv: commandLine, pid: process.pid, start, searcher: r.searcher }) +
         formatInfoFooter({ start, end: new Date(), haltReason: r.haltReason ?? undefined, done }) +

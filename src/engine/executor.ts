@@ -46,6 +46,7 @@ import type { Module } from '../ir/module.js';
 import type { CallPathCounts } from './coverage.js';
 import type { RunStatistics } from './stats.js';
 import { nowMs } from '../util/clock.js';
+import { HALT_TIMER_MESSAGE } from '../output/info.js';
 import { jobPath, type WorkSharing } from './parallel/jobs.js';
 import { adoptJobPaths } from './parallel/adopt.js';
 import { Seeding, seedingConflict } from './seeding/seeding.js';
@@ -223,6 +224,7 @@ export class Executor {
     this.liveStates.add(initial);
     this.ptree = this.keepProcessTree ? new PTree(initial) : null;
     const maxTimeMs = this.opts.maxTime > 0 ? this.opts.maxTime * 1000 : Infinity;
+    this.timeLimitAt = nowMs() + maxTimeMs;
     let lastYield = Date.now();
     let interrupted = false;
     let steps = 0;
@@ -237,7 +239,7 @@ export class Executor {
       const now = Date.now();
       if (now - lastYield < 50) return undefined;
       lastYield = now;
-      if (now - t0 >= maxTimeMs) this.halt('HaltTimer invoked');
+      if (now - t0 >= maxTimeMs) this.halt(HALT_TIMER_MESSAGE);
       const why = shouldStop();
       if (why !== null) {
         this.halt(why);
@@ -261,8 +263,10 @@ export class Executor {
     const searcher = this.searcher;
     // in a parallel exploration a worker that runs dry waits for states of another (parallel/)
     while (this.haltReason === null && (!searcher.empty() || (sharing !== null && (await sharing.waitForWork())))) {
-      if (!this.runStep(searcher.selectState())) break;
-      if (sharing !== null) sharing.afterStep();
+      const st = searcher.selectState();
+      const replaying = st.jobPrefix !== null;
+      if (!this.runStep(st)) break;
+      sharing?.afterStep(replaying);
       const turn = poll();
       if (turn !== undefined) await turn;
     }
@@ -524,8 +528,14 @@ export class Executor {
       this.solverTimeMs += dt;
       this.stats?.onQuery(st, dt, what);
       this.staticLimits?.recordSolverTime(st, this.currentInst(st), dt);
+      // one instruction can ask thousands of queries (a memcpy of symbolic length, a switch,
+      // a symbolic function pointer) with no turn of the event loop: its loops stop on halt
+      if (t0 + dt >= this.timeLimitAt) this.halt(HALT_TIMER_MESSAGE);
     }
   }
+
+  /** When --max-time runs out (nowMs clock; Infinity without a limit). */
+  private timeLimitAt = Infinity;
 
   evaluate(st: ExecutionState, e: Expr): Validity {
     e = st.memory.solverView(st.constraints.simplify(e));

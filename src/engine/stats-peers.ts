@@ -9,6 +9,7 @@
 import type { RunStatsRow } from '../output/run-stats.js';
 import type { Executor } from './executor.js';
 import type { RunStatistics } from './stats.js';
+import { NOT_ADDITIVE } from './stats-columns.js';
 
 /** Per instruction (gid) or per edge: what the coverage and per-instruction statistics read. */
 export interface RunCounts {
@@ -32,28 +33,6 @@ export interface RunCounts {
 export interface PeerCounts extends RunCounts {
   row: RunStatsRow;
 }
-
-/**
- * run.stats columns that are not sums over the workers: the process's CPU and the run's wall
- * time (the first worker's stand for all), and what is computed from the summed counts.
- */
-export const NOT_ADDITIVE = new Set([
-  'UserTime',
-  'WallTime',
-  'CoveredInstructions',
-  'UncoveredInstructions',
-  'FullBranches',
-  'PartialBranches',
-  'NumBranches',
-  'CoveredLines',
-  'NumLines',
-  'ProgramCoveredInstructions',
-  'ProgramInstructions',
-  'ProgramCoveredLines',
-  'ProgramLines',
-  'ProgramCoveredBranchSides',
-  'ProgramBranchSides',
-]);
 
 /** The executor's own counts: views on its arrays, not copies. */
 export function ownCounts(ex: Executor, stats: RunStatistics): RunCounts {

@@ -31,43 +31,6 @@ import { CoverageModel } from './stats-coverage.js';
 import { buildIStats, type IStatsHeader } from './stats-istats.js';
 import { addPeerColumns, ownCounts, sumCounts, type PeerCounts, type RunCounts } from './stats-peers.js';
 
-/**
- * tsklee's coverage columns of run.stats, after KLEE's: source lines (all functions) covered
- * and in all, and the program's own (runtime excluded) covered / all coverable instructions,
- * lines and branch sides (br: two, switch: one per target) — coverage over time.
- */
-export const COVERAGE_COLUMNS = [
-  'CoveredLines',
-  'NumLines',
-  'ProgramCoveredInstructions',
-  'ProgramInstructions',
-  'ProgramCoveredLines',
-  'ProgramLines',
-  'ProgramCoveredBranchSides',
-  'ProgramBranchSides',
-] as const;
-
-/**
- * tsklee's state-merging columns of run.stats (paper 001; engine/merging/): merges done and
- * refused, the paths the ended states stood for, dynamic merging's fast-forwarding, queries of
- * merged states. 0 when merging is off.
- */
-export const MERGING_COLUMNS = [
-  'MergedStates',
-  'MergesRefusedByQce',
-  'MergesRefusedByQceIte',
-  'MergesRefusedByPointer',
-  'IncompatibleAtMergePoint',
-  'PathMultiplicity',
-  'FastForwardSteps',
-  'FastForwardedStates',
-  'FastForwardedMerged',
-  'MergedStateQueries',
-] as const;
-
-/** tsklee's columns about memory: the expression intern table (live nodes, lookups, lookups that found a node). */
-export const MEMORY_COLUMNS = ['ExprInternEntries', 'ExprInternLookups', 'ExprInternHits'] as const;
-
 export interface StatsSinks {
   /** Takes run.stats rows; null: run.stats is not written. */
   runStats: { write(row: RunStatsRow): void } | null;

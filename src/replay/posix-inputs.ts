@@ -60,9 +60,15 @@ function optionName(arg: string): string | null {
   return m !== null ? m[1]! : null;
 }
 
+/**
+ * A symbolic argument as the program saw it: the model (like KLEE's) makes max_len + 1 bytes
+ * symbolic and then stores NUL in the last, so the test's last byte is whatever the solver
+ * chose and never part of the string (`-0-` in a 3-byte object is the argument `-0`).
+ */
 function cString(bytes: Uint8Array): string {
   const end = bytes.indexOf(0);
-  return Buffer.from(end >= 0 ? bytes.subarray(0, end) : bytes).toString('latin1');
+  const len = end >= 0 ? end : Math.max(0, bytes.length - 1);
+  return Buffer.from(bytes.subarray(0, len)).toString('latin1');
 }
 
 export function nativeInputs(t: KTest): NativeInputs {

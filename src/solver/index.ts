@@ -16,7 +16,7 @@ import { isExternalBackend, SmtLibSolver, SOLVER_BACKENDS, SolverSetupError, typ
 export * from './solver.js';
 export { LoggingSolver, type LoggingSolverOptions } from './logging-solver.js';
 export { Z3Solver, z3HeapBounds, type Z3SolverOptions, type Z3Counters } from './z3/z3-solver.js';
-export { loadZ3, loadZ3Sync, Z3Handle, Z3Instance } from './z3/z3-module.js';
+export { loadZ3, loadZ3Sync, sharedZ3Module, useSharedZ3Module, Z3Handle, Z3Instance, type Z3WasmModule } from './z3/z3-module.js';
 export * from './smtlib/index.js';
 export { ArrayAxiomsSolver, type ArrayAxiomsOptions, type AxiomGeneration, type ArrayQueryStats } from './array-axioms.js';
 export { IlpPrecheckSolver, type IlpPrecheckOptions } from './ilp-precheck.js';

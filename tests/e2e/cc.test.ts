@@ -143,6 +143,33 @@ test('the bash front end: its errors and hand-overs are the Node driver\'s', () 
   expect(isBitcode(join(d, 'only.bc'))).toBe(true);
 });
 
+test('the bash front end: a link of sources only is clang\'s one step beside the bitcode compiles, with -l libraries\' bitcode added', () => {
+  const d = join(dir, 'bash-sources');
+  mkdirSync(d);
+  const bin = resolve('bin/tsklee');
+  writeFileSync(join(d, 'main.c'), 'int two(void);\nint util(void);\nint main(void) { return two() + util(); }\n');
+  writeFileSync(join(d, 'two.c'), 'int two(void) { return 2; }\n');
+  writeFileSync(join(d, 'util.c'), 'int util(void) { return 40; }\n');
+  writeFileSync(join(d, 'bad.c'), 'int main(void) { return undeclared; }\n');
+  // one source, as configure links conftest.c
+  expect(sh(bin, ['cc', 'two.c', '-c', '-o', 'two.o'], d).code).toBe(0);
+  writeFileSync(join(d, 'solo.c'), 'int main(void) { return 7; }\n');
+  expect(sh(bin, ['cc', '-O2', 'solo.c', '-o', 'solo'], d).code).toBe(0);
+  expect(sh(join(d, 'solo'), [], d).code).toBe(7);
+  expect(definedFunctions(join(d, 'solo.bc'))).toEqual(['main']);
+  // sources and a library built by tsklee cc: its recorded bitcode joins the program's
+  expect(sh(bin, ['cc', '-c', 'util.c', '-o', 'util.o'], d).code).toBe(0);
+  expect(sh('ar', ['rcs', 'libutil.a', 'util.o'], d).code).toBe(0);
+  expect(sh(bin, ['cc', 'main.c', 'two.c', '-o', 'prog', '-L.', '-lutil'], d).code).toBe(0);
+  expect(sh(join(d, 'prog'), [], d).code).toBe(42);
+  expect(definedFunctions(join(d, 'prog.bc'))).toEqual(['main', 'two', 'util']);
+  // clang's failure: its status and diagnostics, once; no bitcode
+  const bad = sh(bin, ['cc', 'bad.c', '-o', 'bad'], d);
+  expect(bad.code).toBe(1);
+  expect(bad.stderr.match(/use of undeclared identifier/g)).toHaveLength(1);
+  expect(existsSync(join(d, 'bad.bc'))).toBe(false);
+});
+
 test('single files: prog + prog.bc, -c x.o + .x.o.bc, bitcode-only outputs', () => {
   const d = join(dir, 'single');
   mkdirSync(d);

@@ -11,7 +11,7 @@
  * same treatment; `node scripts/subjects/safety.mjs` runs all eleven destructive utilities.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -130,6 +130,32 @@ describe('native replay as the sandbox user', () => {
     const out = join(work, 'out-lock');
     expect(tsklee(['run', '--libc=tsklee', '--posix-runtime', `--output-dir=${out}`, join(work, 'lock.c')]).code).toBe(0);
     expect(sandboxedReplay(join(work, 'lock'), out)).toMatch(/replayed 1 tests natively: 1 as recorded/);
+  });
+
+  it('mode changes agree with the model: lchmod of the user\'s own directory (mkdir -m +s), chmod and chown of root\'s "/" (install -d //)', () => {
+    // the exit status encodes each answer: natively lchmod needs /proc/self/fd (the sandbox has
+    // it), and "/" is root's, so the user's chmod and chown of it fail with EPERM
+    writeFileSync(join(work, 'modes.c'), `#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+int main(void) {
+  int r = 0;
+  if (mkdir("d", 0700) != 0) return 100;
+  if (fchmodat(AT_FDCWD, "d", 06700, AT_SYMLINK_NOFOLLOW) == 0) r |= 1;
+  struct stat st;
+  if (stat("d", &st) == 0 && (st.st_mode & 07777) == 06700) r |= 2;
+  if (chmod("/", 0755) != 0 && errno == EPERM) r |= 4;
+  if (chown("/", 1000, 1000) != 0 && errno == EPERM) r |= 8;
+  if (stat("/", &st) == 0 && st.st_uid == 0 && (st.st_mode & 07777) == 01777) r |= 16;
+  return r;
+}
+`);
+    execFileSync('cc', ['modes.c', '-o', 'modes'], { cwd: work });
+    const out = join(work, 'out-modes');
+    expect(tsklee(['run', '--libc=tsklee', '--posix-runtime', `--output-dir=${out}`, join(work, 'modes.c')]).code).toBe(0);
+    expect(readFileSync(join(out, 'exit-status.txt'), 'utf8')).toMatch(/test000001 31/);
+    expect(sandboxedReplay(join(work, 'modes'), out)).toMatch(/replayed 1 tests natively: 1 as recorded/);
   });
 });
 

@@ -6,7 +6,8 @@
  * floating-point mode (153 converts out-of-range floats to int: undefined in C, x86's
  * cvttsd2si result natively, which tsklee computes). Seed 306 at -O2 has a loop clang proves
  * endless (undefined in C11) and compiles main to `unreachable`: the native build dies of
- * SIGSEGV and tsklee must report the error (verdict fail-both). Longer runs: `npm run fuzz -- --seeds 1..2000 …` (README).
+ * SIGSEGV and tsklee must report the error (verdict fail-both); seed 1002's native build runs off
+ * the end of such a main and exits 132 (verdict ub). Longer runs: `npm run fuzz -- --seeds 1..2000 …` (README).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -48,6 +49,13 @@ describe('csmith programs: tsklee agrees with the native build', () => {
   it('-O2 seed 306: the native build crashes and tsklee reports the unreachable code', () => {
     const r = spawnSync(process.execPath, [SCRIPT, '--seeds', '306', '--jobs', '1', '--out', out, '--opt', '2'], { encoding: 'utf8', timeout: 300_000 });
     expect(r.stdout).toMatch(/seed 306: fail-both native run died of SIGSEGV; tsklee test000001\.exec\.err: reached "unreachable" instruction$/m);
+    expect(r.status).toBe(0);
+  }, 300_000);
+
+  it('-O2 seed 1002: main compiled to `unreachable`; the native build runs off its end and exits 132, tsklee reports it (verdict ub)', () => {
+    const r = spawnSync(process.execPath, [SCRIPT, '--seeds', '1002', '--jobs', '1', '--out', out, '--opt', '2'], { encoding: 'utf8', timeout: 300_000 });
+    expect(r.stdout).toMatch(/seed 1002: ub native exited with 132; tsklee test000001\.exec\.err: reached "unreachable" instruction$/m);
+    expect(r.stdout).toMatch(/100\.0 % agree/);
     expect(r.status).toBe(0);
   }, 300_000);
 });

@@ -68,3 +68,23 @@ int main(void) { return g + 1; }`);
     expect(r.tests[0]!.ktest!.args).toEqual(['prog.bc', 'ab', 'cde']);
   });
 });
+
+describe('engine: --max-time inside one instruction', () => {
+  // A memcpy of symbolic length forks once per feasible length inside one instruction,
+  // copying k bytes on the k-th path: hours of work with no turn of the event loop. The time
+  // limit is checked after every solver query, so the run halts near its limit.
+  const LONG_MEMCPY = `#include <klee/klee.h>
+#include <string.h>
+static char dst[200000], src[200000];
+int main(void) { unsigned n; klee_make_symbolic(&n, sizeof n, "n"); klee_assume(n < sizeof dst);
+  memcpy(dst, src, n); return dst[0]; }`;
+
+  it('halts a memcpy of symbolic length at --max-time', async () => {
+    const t0 = Date.now();
+    const r = await runC(LONG_MEMCPY, { maxTime: 2 });
+    expect(r.haltReason).toBe('HaltTimer invoked');
+    // generous: without the check the instruction runs for hours (n up to 200 000)
+    expect(Date.now() - t0).toBeLessThan(90_000);
+    expect(r.ends.some((e) => e.kind === Termination.Interrupted)).toBe(true);
+  }, 180_000);
+});

@@ -58,6 +58,15 @@ int main(void) {
   return 0;
 }
 `;
+// comm - - closes stdin twice: glibc's second fclose fails (EOF)
+const CLOSE_TWICE = `#include <stdio.h>
+int main(void) {
+  int c = getchar();
+  int a = fclose(stdin), b = fclose(stdin);
+  printf("%d %d %d\\n", c == 'x', a, b);
+  return b == EOF;
+}
+`;
 function tsklee(args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: dir, maxBuffer: 1 << 26 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -75,7 +84,10 @@ beforeAll(() => {
   writeFileSync(join(dir, 'files.c'), FILES);
   writeFileSync(join(dir, 'tty0.c'), tty(0));
   writeFileSync(join(dir, 'tty1.c'), tty(1));
+  writeFileSync(join(dir, 'close2.c'), CLOSE_TWICE);
   execFileSync('cc', ['files.c', '-o', 'files'], { cwd: dir });
+  execFileSync('cc', ['close2.c', '-o', 'close2'], { cwd: dir });
+  execFileSync('cc', ['-w', resolve('fixtures/posix/symlinks.c'), '-o', 'symlinks'], { cwd: dir });
 });
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -102,4 +114,24 @@ it('a symbolic stdin is a regular file, as every replay builds it (unlike KLEE, 
   const run = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--search=dfs', '--output-dir=tty0-out', 'tty0.c', '--sym-stdin', '1']);
   expect(run.code).toBe(0);
   expect(outputs('tty0-out', '.stderr')).toEqual(['notty -1 ENOTTY\n']);
+}, 120_000);
+
+it('a second fclose of stdin fails with EOF, as glibc (comm - -)', () => {
+  const run = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--search=dfs', '--output-dir=close2-out', 'close2.c', '--sym-stdin', '1']);
+  expect(run.code).toBe(0);
+  expect(outputs('close2-out')).toEqual(['0 0 -1\n', '1 0 -1\n']);
+  const native = tsklee(['replay', '--native', './close2', 'close2-out']);
+  expect(native.stderr).toBe('');
+  expect(native.stdout).toContain('tsklee: replayed 2 tests natively: 2 as recorded, 0 different, 0 not compared\n');
+}, 120_000);
+
+it('symbolic links: symlink, readlink, lstat, links in the middle of a path, dangling links, loops, O_NOFOLLOW, O_EXCL, rename, unlink, link, readdir, as natively', () => {
+  const run = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--output-dir=links-out', resolve('fixtures/posix/symlinks.c')]);
+  expect(run.code).toBe(0);
+  const [out] = outputs('links-out');
+  expect(out).toContain('lstat 0 - mode 120000 size 3\n');
+  expect(out).toContain('loop -1 Too many levels of symbolic links');
+  const native = tsklee(['replay', '--native', './symlinks', 'links-out']);
+  expect(native.stderr).toBe('');
+  expect(native.stdout).toContain('tsklee: replayed 1 tests natively: 1 as recorded, 0 different, 0 not compared\n');
 }, 120_000);

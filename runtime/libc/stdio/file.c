@@ -431,6 +431,9 @@ static void unlink_file(FILE *f) {
 }
 
 int fclose(FILE *f) {
+  // a standard stream closed before (comm - - closes stdin twice): glibc keeps the static FILE
+  // and its second fclose fails with EOF, errno untouched
+  if ((f->_flags & SF_STATIC) && f->_fileno < 0) return EOF;
   int r = fflush(f);
   if (f->_fileno >= 0 && close(f->_fileno) < 0) r = EOF;
   if (f->_flags & SF_MYBUF) free(f->_IO_buf_base);

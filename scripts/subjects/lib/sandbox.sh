@@ -3,7 +3,8 @@
 # `unshare --mount --pid --fork --net --ipc --uts`): root in fresh mount, pid, network, IPC and
 # host-name namespaces. Builds a new root on a tmpfs holding, read-only, /usr and /etc (with
 # /etc/passwd, /etc/group and the host name of tsklee's POSIX model), fresh /dev (null, zero,
-# full, urandom) and /tmp, no /proc (the model has none: uptime, nproc, df read it), and the
+# full, urandom) and /tmp, no /proc but /proc/self/fd (the model has none: uptime, nproc, df
+# read it; glibc needs the fd links), and the
 # host paths given with --ro / --rw at the same paths; then runs the command there as the model's user (uid/gid 1000), with no capabilities.
 #   sandbox.sh [--ro PATH]... [--rw PATH]... [--env NAME=VALUE]... -- COMMAND [ARG]...
 # The command gets only the --env variables.
@@ -25,6 +26,12 @@ mknod -m 666 dev/zero c 1 5
 mknod -m 666 dev/full c 1 7
 mknod -m 666 dev/urandom c 1 9
 mount -t tmpfs -o mode=1777 tsklee-tmp tmp
+# /proc/self/fd, and nothing else of /proc: glibc's lchmod (fchmodat with AT_SYMLINK_NOFOLLOW)
+# goes through it and fails with EOPNOTSUPP without it (mkdir -m +s), where every real system
+# has it; the rest stays hidden, as in the model (df, uptime, nproc would read it)
+mkdir .tsklee-proc proc proc/self
+mount -t proc -o nosuid,nodev,noexec tsklee-proc .tsklee-proc
+ln -s /.tsklee-proc/self/fd proc/self/fd
 # tsklee's POSIX model: users root (0) and user (1000), groups the same, host name tsklee
 mount -t tmpfs -o mode=755 tsklee-ids "$new/tmp"
 printf 'root:x:0:0:root:/root:/bin/sh\nuser:x:1000:1000:user:/home/user:/bin/sh\n' > tmp/passwd

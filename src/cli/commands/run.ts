@@ -19,10 +19,8 @@ import type { Argv, CommandModule } from 'yargs';
 import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, writeFileAtomic, type RunDoneStats } from '../../output/index.js';
 import { explore } from '../../engine/explore.js';
 import { buildChain, createBackend, HighsIlp, isExternalBackend, resolveBackend, SOLVER_BACKENDS, SolverSetupError, Z3Solver, z3HeapBounds, type Solver, type SolverBackendName, type SolverOptions } from '../../solver/index.js';
-import { solverStatsColumns } from '../../output/run-stats.js';
 import { countingBackend } from '../../solver/solver.js';
-import { COVERAGE_COLUMNS, MEMORY_COLUMNS, MERGING_COLUMNS } from '../../engine/stats-tracker.js';
-import { RELOCATION_COLUMNS } from '../../memory/index.js';
+import { tskleeColumns } from '../../engine/stats-columns.js';
 import { formatCoveredInstructions, statsEngineOptions, statsFilesWanted, statsSinks, writeCoverage, type StatsRunArgs } from '../run-statistics.js';
 import { DEFAULT_OPTIONS, resolveOptions, type EngineOptions } from '../../engine/options.js';
 import { EXIT_ON_ERROR_NAMES } from '../../engine/errors.js';
@@ -421,7 +419,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       const commandLine = ['tsklee', ...process.argv.slice(2)];
       out.writeInfo(formatInfoHeader({ argv: commandLine, pid: process.pid, start }));
       const wanted = statsFilesWanted(resolveOptions(opts));
-      const stats = wanted.stats ? await out.openRunStats({ extraColumns: [...solverStatsColumns(solver.stats()), ...COVERAGE_COLUMNS, ...MERGING_COLUMNS, ...MEMORY_COLUMNS, ...(argv.addressing === 'relocatable' ? RELOCATION_COLUMNS : [])], commitEvery: argv.statsCommitAfter }) : null;
+      const stats = wanted.stats ? await out.openRunStats({ extraColumns: tskleeColumns(solver.stats(), argv.addressing === 'relocatable'), commitEvery: argv.statsCommitAfter }) : null;
       let interrupted: string | null = null;
       const progress = ProgressLine.forStream(process.stderr);
       const onSigint = (): void => {

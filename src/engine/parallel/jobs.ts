@@ -22,8 +22,8 @@ export const FORCED_TRUE = 3;
 export interface WorkSharing {
   /** Called once the initial state exists: whether this worker explores it (the first does). */
   begin(initial: ExecutionState): boolean;
-  /** After every step: hand states over when another worker asked for some. */
-  afterStep(): void;
+  /** After every step (`replayed`: the state was on an adopted prefix): hand states over when another worker asked for some. */
+  afterStep(replayed: boolean): void;
   /** The worker ran dry: resolves to true once jobs were adopted, false when all work is done. */
   waitForWork(): Promise<boolean>;
 }

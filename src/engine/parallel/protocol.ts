@@ -6,9 +6,10 @@
  * "give me states" flag that the worker checks after every step.
  */
 import type { EngineOptions } from '../options.js';
-import type { SolverBackendName, SolverOptions } from '../../solver/index.js';
+import type { SolverBackendName, SolverOptions, Z3WasmModule } from '../../solver/index.js';
 import type { RuntimeChoice } from '../prepare/runtime.js';
 import type { PeerCounts } from '../stats-peers.js';
+import type { WorkerProfile } from './profile.js';
 import type { NamedModel } from '../../solver/layers/model-hints.js';
 
 /** States handed over: each one's path prefix and a model of its path condition (null: none found). */
@@ -39,6 +40,8 @@ export interface WorkerSetup {
   solver: SolverOptions;
   /** Epoch ms after which the backend's checks stop (--max-time plus a grace: Z3SolverOptions.stopAt). */
   solverStopAt?: number;
+  /** The embedded z3 compiled once by the coordinator (the z3 backend only): every worker shares its machine code. */
+  z3Module?: Z3WasmModule;
   /** What worker 0 needs to write run.stats, run.istats and coverage.lcov for the whole run. */
   statsFiles: StatsFilesSetup;
 }
@@ -67,6 +70,7 @@ export interface WorkerSummary {
   /** States this worker gave away, and adopted (jobs). */
   given: number;
   adopted: number;
+  profile: WorkerProfile;
 }
 
 export type FromWorker =
@@ -79,6 +83,8 @@ export type FromWorker =
   | { t: 'done'; summary: WorkerSummary; searcher: string }
   /** A worker's coverage and statistics so far (workers 1..N-1), for worker 0 to merge. */
   | { t: 'counts'; counts: PeerCounts }
+  /** A model the worker's backend found: for the other workers' counterexample caches. */
+  | { t: 'model'; model: NamedModel }
   /** Worker 0 wrote the statistics files; `info`: the coverage lines of the info file. */
   | { t: 'stats-written'; info: string }
   | { t: 'failed'; message: string };
@@ -86,6 +92,8 @@ export type FromWorker =
 export type ToWorker =
   | ({ t: 'jobs' } & Jobs)
   | { t: 'finish' }
+  /** Another worker's backend found this model (a hint for the counterexample cache). */
+  | { t: 'model'; model: NamedModel }
   /** To worker 0: another worker's counts. */
   | { t: 'peer-counts'; worker: number; counts: PeerCounts }
   /** To worker 0, once every worker is done and their last counts were passed on: write the files. */

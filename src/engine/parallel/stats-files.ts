@@ -5,12 +5,12 @@
  */
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../output/ktest.js';
-import { RunStatsWriter, solverStatsColumns } from '../../output/run-stats.js';
-import { RELOCATION_COLUMNS } from '../../memory/index.js';
+import { RunStatsWriter } from '../../output/run-stats.js';
 import type { Solver } from '../../solver/solver.js';
 import { resolveOptions, type EngineOptions } from '../options.js';
 import { coverageReport, formatCoveredInstructions, statsFilesWanted } from '../stats-report.js';
-import { COVERAGE_COLUMNS, MEMORY_COLUMNS, MERGING_COLUMNS, type StatsSinks, type StatsTracker } from '../stats-tracker.js';
+import type { StatsSinks, StatsTracker } from '../stats-tracker.js';
+import { tskleeColumns } from '../stats-columns.js';
 import type { WorkerSetup } from './protocol.js';
 
 export interface StatsFiles {
@@ -23,7 +23,7 @@ export interface StatsFiles {
 export async function openStatsFiles(setup: WorkerSetup, solver: Solver): Promise<StatsFiles> {
   const wanted = statsFilesWanted(resolveOptions(setup.engine));
   const s = setup.statsFiles;
-  const columns = [...solverStatsColumns(solver.stats()), ...COVERAGE_COLUMNS, ...MERGING_COLUMNS, ...MEMORY_COLUMNS, ...(s.relocationColumns ? RELOCATION_COLUMNS : [])];
+  const columns = tskleeColumns(solver.stats(), s.relocationColumns);
   const runStats = wanted.stats ? await RunStatsWriter.open(join(setup.outDir, 'run.stats'), { extraColumns: columns, commitEvery: s.commitEvery }) : null;
   return {
     sinks: {

@@ -8,13 +8,17 @@
  * 1..N-1 send their counts to worker 0 (through the coordinator) every stats interval and
  * when they end, and worker 0 writes run.stats, run.istats and coverage.lcov from the sum
  * (stats-peers.ts), the last time once the coordinator says every worker's last counts are in.
+ *
+ * Its counterexample cache takes, as hints, the models of the states it adopts and every model
+ * the other workers' backends find; it sends its own backend's. Where its time goes (start-up,
+ * solver, replay, idle; thread CPU) is in its summary (profile.ts), and in info.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { explore } from '../explore.js';
 import type { Executor } from '../executor.js';
 import { loadProgram } from '../prepare/runtime.js';
-import { buildChain, createBackend, HighsIlp } from '../../solver/index.js';
-import { countingBackend } from '../../solver/solver.js';
+import { buildChain, createBackend, HighsIlp, useSharedZ3Module } from '../../solver/index.js';
+import { countingBackend, type Solver } from '../../solver/solver.js';
 import type { RunOutput } from '../test-output.js';
 import type { WorkSharing } from './jobs.js';
 import { attachOutputDir } from '../../output/output-dir.js';
@@ -22,6 +26,7 @@ import { exitStatusPart, liveSlot, requestSlot, STOP_FLAG, TEST_COUNTER, type Fr
 import type { StatsTracker } from '../stats-tracker.js';
 import { ModelHints } from '../../solver/layers/model-hints.js';
 import { modelOfState } from './adopt.js';
+import { countGc, emptyProfile, threadCpuMs, TimedSolver, type WorkerProfile } from './profile.js';
 import { openStatsFiles, peerCountsEvery, writeStatsFiles } from './stats-files.js';
 
 /** Messages from the coordinator, one at a time. */
@@ -31,10 +36,17 @@ class Inbox {
   /** Worker 0's tracker, which takes the other workers' counts as they come. */
   tracker: StatsTracker | null = null;
 
-  constructor(port: MessagePort) {
+  constructor(
+    port: MessagePort,
+    private readonly hints: ModelHints,
+  ) {
     port.on('message', (m: ToWorker) => {
       if (m.t === 'peer-counts') {
         this.tracker?.setPeerCounts(m.worker, m.counts);
+        return;
+      }
+      if (m.t === 'model') {
+        this.hints.add(m.model);
         return;
       }
       if (this.waiting !== null) {
@@ -55,6 +67,8 @@ class ThreadSharing implements WorkSharing {
   ex: Executor | null = null;
   given = 0;
   adopted = 0;
+  /** When the last step (or wait) ended: a step's time is the time since. */
+  private lastStepEnd = -1;
 
   constructor(
     private readonly index: number,
@@ -63,13 +77,20 @@ class ThreadSharing implements WorkSharing {
     private readonly inbox: Inbox,
     /** The counterexample cache's hints: the models that came with adopted jobs. */
     private readonly hints: ModelHints,
+    readonly profile: WorkerProfile,
   ) {}
 
   begin(): boolean {
     return this.index === 0;
   }
 
-  afterStep(): void {
+  afterStep(replayed: boolean): void {
+    const now = performance.now();
+    if (replayed) {
+      this.profile.replaySteps++;
+      if (this.lastStepEnd >= 0) this.profile.replayMs += now - this.lastStepEnd;
+    }
+    this.lastStepEnd = now;
     const ex = this.ex!;
     this.shared[liveSlot(this.index)] = ex.liveStateCount;
     if (this.shared[requestSlot(this.index)] !== 0) this.answerRequest();
@@ -98,7 +119,10 @@ class ThreadSharing implements WorkSharing {
     // a request that came as this worker ran dry gets its (empty) answer first
     if (Atomics.load(this.shared, requestSlot(this.index)) !== 0) this.answerRequest();
     this.post({ t: 'idle' });
+    const t = performance.now();
     const m = await this.inbox.next();
+    this.lastStepEnd = performance.now();
+    this.profile.idleMs += this.lastStepEnd - t;
     // 'write-stats' comes only after every worker is done
     if (m.t !== 'jobs') return false;
     this.adopted += m.paths.length;
@@ -109,19 +133,43 @@ class ThreadSharing implements WorkSharing {
   }
 }
 
+/**
+ * The models the backend finds go to the other workers (a shared counterexample cache, in
+ * effect): a model that came from below the cache is the backend's when the backend's count of
+ * model queries moved since the last one (the fast layer's cheap models stay here).
+ */
+function shareBackendModels(core: Solver, hints: ModelHints, post: (m: FromWorker) => void): void {
+  const counters = countingBackend(core)?.counters;
+  if (counters === undefined) return;
+  let seen = counters.cex;
+  hints.onSolved = (model) => {
+    if (counters.cex === seen) return;
+    seen = counters.cex;
+    post({ t: 'model', model });
+  };
+}
+
 /** The thread's work: called in a worker thread whose workerData is a WorkerSetup. */
 export async function runThreadWorker(): Promise<void> {
   const port = parentPort!;
   const setup = workerData as WorkerSetup;
   const post = (m: FromWorker): void => port.postMessage(m);
+  const bundleMs = performance.now();
+  const cpu0 = threadCpuMs();
+  let cpuRun = 0;
+  const profile = emptyProfile();
+  profile.bundleMs = bundleMs;
+  const stopGc = countGc(profile);
   try {
     const shared = new Int32Array(setup.shared);
-    const inbox = new Inbox(port);
+    if (setup.z3Module !== undefined) useSharedZ3Module(setup.z3Module);
+    const hints = new ModelHints();
+    const inbox = new Inbox(port, hints);
     // z3's heap bounded as the single-process run's (--max-memory)
     const core = await createBackend(setup.backend, setup.solver.timeoutMs, setup.engine.maxMemory ?? 0, setup.solverStopAt, { constantArrays: setup.solver.z3ConstantArrays });
-    const hints = new ModelHints();
+    shareBackendModels(core, hints, post);
     const solverOpts = { ...setup.solver, modelHints: hints, ...(setup.solver.ilpPrecheck === true ? { ilp: await HighsIlp.create() } : {}) };
-    const solver = buildChain(core, solverOpts);
+    const solver = new TimedSolver(buildChain(core, solverOpts));
     const loaded = await loadProgram([setup.bitcode], setup.load, { onWarning: (m) => post({ t: 'warning', text: m, kind: 'WARNING' }) });
     const tests = attachOutputDir(setup.outDir, exitStatusPart(setup.index));
     const output: RunOutput = {
@@ -130,7 +178,8 @@ export async function runThreadWorker(): Promise<void> {
       appendWarning: (text, kind = 'WARNING') => post({ t: 'warning', text, kind }),
       writeFile: (name, text) => post({ t: 'file', name, text }),
     };
-    const sharing = new ThreadSharing(setup.index, shared, post, inbox, hints);
+    const sharing = new ThreadSharing(setup.index, shared, post, inbox, hints, profile);
+    profile.loadMs = performance.now() - bundleMs;
     const first = setup.index === 0;
     // worker 0 writes the files; the others send their counts to it
     const files = first ? await openStatsFiles(setup, solver) : null;
@@ -141,6 +190,10 @@ export async function runThreadWorker(): Promise<void> {
       output,
       shouldStop: () => (Atomics.load(shared, STOP_FLAG) !== 0 ? 'ctrl-c detected, requesting interpreter to halt.' : null),
       onStart: (ex, t) => {
+        profile.prepareMs = performance.now() - bundleMs - profile.loadMs;
+        cpuRun = threadCpuMs();
+        // the thread's CPU since it was made: the bundle's loading included
+        profile.startCpuMs = cpu0 < 0 ? -1 : cpuRun;
         ex.workSharing = sharing;
         sharing.ex = ex;
         hold.tracker = t!;
@@ -155,6 +208,11 @@ export async function runThreadWorker(): Promise<void> {
       statistics: { ...(files?.sinks ?? { runStats: null, istats: null }), backend: countingBackend(core), deferFinish: true },
     });
     if (sendCounts !== null) clearInterval(sendCounts);
+    profile.runMs = performance.now() - bundleMs - profile.loadMs - profile.prepareMs;
+    if (cpu0 >= 0) profile.runCpuMs = threadCpuMs() - cpuRun;
+    profile.solverMs = solver.timeMs;
+    profile.backendMs = countingBackend(core)?.backendTimeMs() ?? 0;
+    stopGc();
     tests.close(); // every test on disk before the coordinator writes info
     // the last counts go before 'done': the coordinator passes them on before it asks for the files
     const tracker = hold.tracker!;
@@ -175,6 +233,7 @@ export async function runThreadWorker(): Promise<void> {
         backend: { checks: c?.checks ?? 0, unsat: c?.unsat ?? 0, sat: c?.sat ?? 0, cex: c?.cex ?? 0, constructs: c?.constructs ?? 0 },
         given: sharing.given,
         adopted: sharing.adopted,
+        profile,
       },
     });
     if (files !== null) {

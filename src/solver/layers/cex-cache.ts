@@ -38,7 +38,7 @@ import { LayerCounters } from './layer-stats.js';
 import { SetMap, sortedSet } from './ubtree.js';
 import { GenerationalMap } from '../../util/generational-map.js';
 import { conjunctsInto, disjunctsOf } from './fast-cases.js';
-import type { ModelHints } from './model-hints.js';
+import { namedModel, type ModelHints } from './model-hints.js';
 
 /** Keys per generation of the cache (it holds at most twice as many), and distinct models kept. */
 export const DEFAULT_CEX_CACHE_CAPACITY = 20_000;
@@ -143,6 +143,7 @@ export class CexCachingSolver implements Solver {
       const m = new Map<ExprArray, Uint8Array>();
       arrays.forEach((a, i) => m.set(a, values[i]!));
       answer = this.intern(m);
+      this.opts.hints?.onSolved?.(namedModel(arrays, values));
     }
     this.store(key, { answer });
     return answer;

@@ -12,8 +12,11 @@
  */
 import { Evaluator, collectArraysOf, type Assignment, type Expr, type ExprArray } from '../../expr/index.js';
 
-/** Hints kept (the newest): a hand-over brings at most half of a worker's states. */
-const MAX_HINTS = 32;
+/**
+ * Hints kept (the newest): one per adopted state, plus every model another worker's backend
+ * found (cut.c at 4 workers: ~150 over the run; a hint costs an evaluation on a cache miss only).
+ */
+const MAX_HINTS = 256;
 
 /** A model by array name, as it crosses between workers. */
 export type NamedModel = [name: string, bytes: Uint8Array][];
@@ -22,6 +25,11 @@ export class ModelHints {
   private readonly recent: Map<string, Uint8Array>[] = [];
   /** Keys a hint answered. */
   hits = 0;
+  /**
+   * Called with each model the layers below the counterexample cache found for it (--jobs: the
+   * worker passes the backend's to the other workers, whose caches are cold where its is warm).
+   */
+  onSolved: ((model: NamedModel) => void) | null = null;
 
   add(model: NamedModel): void {
     this.recent.push(new Map(model));

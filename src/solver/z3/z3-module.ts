@@ -32,6 +32,8 @@ import { withZ3Flags, withZ3FlagsAsync } from './z3-v8-flags.js';
 interface WasmModule {
   readonly __wasmModule?: never;
 }
+/** A compiled z3 module (a WebAssembly.Module), as it passes between threads. */
+export type Z3WasmModule = WasmModule;
 type WasmExports = Record<string, unknown>;
 interface WasmInstance {
   readonly exports: WasmExports;
@@ -320,6 +322,11 @@ export class Z3Handle {
     this.trampolines = opts.jsTrampolines === true ? null : TrampolineModule.forModule(module);
   }
 
+  /** The compiled module, for another thread of the process (sharedZ3Module). */
+  get compiledModule(): WasmModule {
+    return this.module;
+  }
+
   /** Whether instances use the wasm exception trampolines. */
   get wasmTrampolines(): boolean {
     return this.trampolines !== null;
@@ -394,6 +401,23 @@ export function loadZ3Sync(): Z3Handle {
   const factory = require('z3-solver/build/z3-built.js') as Factory;
   const bytes = readFileSync(require.resolve('z3-solver/build/z3-built.wasm'));
   return (handle = new Z3Handle(factory, withZ3Flags(() => new WebAssembly.Module(bytes))));
+}
+
+/**
+ * The compiled module, to hand to worker threads (`tsklee run --jobs N`): posted to a thread, a
+ * WebAssembly.Module is shared, not copied, and so is the machine code V8 compiles for it, which
+ * it compiles lazily, function by function, as queries call them. Each worker compiling its own
+ * module compiled z3's functions once per worker.
+ */
+export async function sharedZ3Module(): Promise<WasmModule> {
+  return (await loadZ3()).compiledModule;
+}
+
+/** In a worker thread: the handle is made over the module another thread compiled (sharedZ3Module). */
+export function useSharedZ3Module(module: WasmModule): void {
+  if (handle !== undefined) return;
+  const require = createRequire(import.meta.url);
+  handle = new Z3Handle(require('z3-solver/build/z3-built.js') as Factory, module);
 }
 
 /** The same module, compiled off the main thread (for callers that can await, e.g. to preload). */

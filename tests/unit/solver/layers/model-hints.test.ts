@@ -27,6 +27,29 @@ describe('model hints', () => {
     expect(hints.hits).toBe(1);
   });
 
+  test('a model found below the cache goes to onSolved (by name, for another worker), one answered by the cache does not', () => {
+    const sent: [string, number[]][][] = [];
+    const hints = new ModelHints();
+    hints.onSolved = (m) => sent.push(m.map(([n, bytes]) => [n, [...bytes]]));
+    const core = new BruteForceSolver();
+    const s = new CexCachingSolver(core, { hints });
+    const cs = [b.eq(rd(x, 0), c8(42))];
+    expect(s.computeInitialValues({ constraints: cs, expr: TRUE }, [x])).toEqual([Uint8Array.of(42)]);
+    expect(sent).toEqual([[['x', [42]]]]);
+    // the same key again: the cache answers, nothing new to send
+    s.computeInitialValues({ constraints: cs, expr: TRUE }, [x]);
+    expect(core.count).toBe(1);
+    expect(sent.length).toBe(1);
+    // another worker's cache, cold, takes the sent model as a hint and answers without its solver
+    const other = new ModelHints();
+    for (const m of sent) other.add(m.map(([n, bytes]) => [n, Uint8Array.from(bytes)]));
+    const otherCore = new BruteForceSolver();
+    const t = new CexCachingSolver(otherCore, { hints: other });
+    expect(t.computeTruth({ constraints: [b.ugt(rd(new ExprArray('x', 1), 0), c8(40))], expr: b.eq(rd(new ExprArray('x', 1), 0), c8(0)) })).toBe(false);
+    expect(otherCore.count).toBe(0);
+    expect(other.hits).toBe(1);
+  });
+
   test('a hint with other sizes or names, or one that does not satisfy the key, is not used', () => {
     const hints = new ModelHints();
     hints.add([['x', Uint8Array.of(9, 9)]]); // x has 1 byte here
