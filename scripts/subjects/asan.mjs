@@ -25,9 +25,12 @@ async function inner(binary, ktestPath) {
   const { decodeKTest } = await import(join(ROOT, 'dist', 'output', 'ktest.js'));
   const { nativeInputs } = await import(join(ROOT, 'dist', 'replay', 'posix-inputs.js'));
   const { runNative } = await import(join(ROOT, 'dist', 'replay', 'native.js'));
+  const { DEFAULT_ENVIRONMENT } = await import(join(ROOT, 'dist', 'engine', 'options.js'));
   const t = decodeKTest(readFileSync(ktestPath));
   const inputs = nativeInputs(t);
-  const r = runNative(binary, inputs, { argv0: binary, ktestPath, timeoutMs: 10000 });
+  // the run's environment, with the sandbox's PATH (nothing to execute, as in the model)
+  const environment = DEFAULT_ENVIRONMENT.map((kv) => (kv.startsWith('PATH=') ? `PATH=${process.env.PATH}` : kv));
+  const r = runNative(binary, inputs, { argv0: binary, ktestPath, timeoutMs: 10000, environment });
   process.stdout.write(`argv: ${JSON.stringify(inputs.args)}${inputs.stdin ? `, stdin ${JSON.stringify(Buffer.from(inputs.stdin).toString('latin1'))}` : ''}\n`);
   process.stdout.write(`native: ${r.signal ? `signal ${r.signal}` : `exit ${r.status}`}\n${r.stderr.toString('latin1')}`);
 }

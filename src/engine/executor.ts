@@ -271,6 +271,8 @@ export class Executor {
       if (turn !== undefined) await turn;
     }
     if (this.haltReason !== null) await this.dumpRemainingStates(interrupted ? INTERRUPT_DUMP_BUDGET_MS : Infinity);
+    const capSummary = this.memoryCap.summary(this.statesEndedAtMemoryCap);
+    if (capSummary !== null) this.message(capSummary);
     return {
       instructions: this.instructions,
       forks: this.forks,

@@ -37,9 +37,10 @@ export interface EngineOptions {
   /** Only allow this many symbolic branches per path (--max-depth; 0 = no limit). */
   maxDepth: number;
   /**
-   * Memory cap in MB (--max-memory; 0 = none; default 2000): near it forking is inhibited, over
-   * it states are ended so that exploration goes on (engine/memory-cap.ts). Counts V8's heap,
-   * buffers and the embedded z3's heap (util/memory-use.ts).
+   * Memory cap in MB (--max-memory; 0 = none; default 2000): near it forking is inhibited
+   * briefly, over it states are ended so that exploration goes on (engine/memory-cap.ts).
+   * Counts V8's heap, buffers and the embedded z3's heap (util/memory-use.ts), and the
+   * resident size beyond them, up to a margin.
    */
   maxMemory: number;
   /** Inhibit forking near --max-memory (KLEE's --max-memory-inhibit). Default true. */

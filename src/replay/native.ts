@@ -24,6 +24,24 @@ export interface NativeRunOptions {
   /** Absolute path of the .ktest, passed as KTEST_FILE. */
   ktestPath: string;
   timeoutMs: number;
+  /**
+   * The program's environment, `NAME=VALUE` strings: what `tsklee run` gave it (its fixed
+   * default or --environ), not the replayer's, so that a program reading $SHELL or $HOME
+   * takes the recorded path. Coverage and sanitizer runtimes' variables of the replayer
+   * (GCOV_*, LLVM_PROFILE_FILE, ASAN/UBSAN_OPTIONS) are added.
+   */
+  environment: readonly string[];
+}
+
+/** The replayer's variables the native build's instrumentation reads (not the program). */
+const TOOL_VARIABLES = /^(GCOV_PREFIX|GCOV_PREFIX_STRIP|LLVM_PROFILE_FILE|ASAN_OPTIONS|UBSAN_OPTIONS|LSAN_OPTIONS)$/;
+
+function programEnvironment(o: NativeRunOptions): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const kv of o.environment) env[kv.slice(0, kv.indexOf('='))] = kv.slice(kv.indexOf('=') + 1);
+  for (const [k, v] of Object.entries(process.env)) if (TOOL_VARIABLES.test(k)) env[k] = v;
+  env.KTEST_FILE = resolve(o.ktestPath);
+  return env;
 }
 
 /** Program output kept per stream; more is cut (and then differs from any sane recording). */
@@ -52,7 +70,7 @@ export function runNative(binary: string, inputs: NativeInputs, o: NativeRunOpti
       // no stdin object: the console's stdin, empty (a pipe closed at once)
       stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'],
       input: stdinFd === undefined ? '' : undefined,
-      env: { ...process.env, KTEST_FILE: resolve(o.ktestPath) },
+      env: programEnvironment(o),
       timeout: o.timeoutMs,
       killSignal: 'SIGKILL',
       maxBuffer: MAX_OUTPUT,

@@ -199,4 +199,16 @@ describe('the bundled CLI', () => {
     expect(run.stderr).toMatch(/^tsklee: done: generated tests = 3$/m);
     expect(readdirSync(join(cwd, 'out')).filter((f) => f.endsWith('.ktest'))).toHaveLength(3);
   });
+
+  it('bin/tsklee starts node with a fixed malloc mmap threshold, unless one is set', () => {
+    // a `node` first on the PATH that prints what bin/tsklee gave it
+    const fake = join(dir, 'fake-node');
+    mkdirSync(fake, { recursive: true });
+    writeFileSync(join(fake, 'node'), '#!/bin/sh\necho "threshold=${MALLOC_MMAP_THRESHOLD_-unset}"\n', { mode: 0o755 });
+    const env = { ...process.env, PATH: `${fake}:${process.env.PATH ?? ''}` };
+    delete env.MALLOC_MMAP_THRESHOLD_;
+    const bin = join(ROOT, 'bin', 'tsklee');
+    expect(spawnSync(bin, ['--version'], { encoding: 'utf8', env }).stdout).toBe('threshold=131072\n');
+    expect(spawnSync(bin, ['--version'], { encoding: 'utf8', env: { ...env, MALLOC_MMAP_THRESHOLD_: '65536' } }).stdout).toBe('threshold=65536\n');
+  });
 });

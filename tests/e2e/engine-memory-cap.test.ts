@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { compileProgram, readOutDir, TSKLEE, type OutDir } from '../support/tsklee-cli.js';
 
-/** 256 paths, each owning a 1 MiB buffer it writes after every fork: ~256 MB in all (breadth-first, all alive at once). */
+/** 256 paths, each owning a 1 MiB buffer it writes after every fork: ~256 MB in all (breadth-first, all alive at once), then ~10 000 instructions each. */
 const MEMORY_HOG = `#include <klee/klee.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +25,8 @@ int main(void) {
     if (in[i] > 'm') n += 1 << i;
     buf[i * 4096] = (char)n;
   }
+  // work after the forks, so that states live long enough for the cap to end some
+  for (int j = 0; j < 1000; j++) buf[8 * 4096 + (j & 4095)] += (char)j;
   return buf[n % 4096] == 7;
 }`;
 
@@ -67,6 +69,9 @@ describe('--max-memory', () => {
     expect(o.done.generated).toBe(o.done.completed + o.done.partial);
     expect(o.done.completed).toBeGreaterThan(0);
     expect(o.read('info')).toMatch(/^KLEE: done: generated tests = \d+$/m);
+    // the run's account of the cap, with the number of states it ended
+    const m = /^KLEE: memory cap 100 MB: (\d+) states ended at \d+ checks?, highest usage after a collection \d+ MB, \d+ forced collections/m.exec(o.read('messages.txt'));
+    expect(Number(m?.[1])).toBe(early.length);
   });
 
   it('--max-memory-inhibit=false ends states over the cap but never refuses a fork', () => {

@@ -67,6 +67,15 @@ int main(void) {
   return b == EOF;
 }
 `;
+// prints what a program reads from its environment (dircolors reads SHELL)
+const ENVIRONMENT = `#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  const char *v[] = {"SHELL", "HOME", "LANG", "USER", "TSKLEE_TEST_ONLY"};
+  for (int i = 0; i < 5; i++) printf("%s=%s\\n", v[i], getenv(v[i]) ? getenv(v[i]) : "(unset)");
+  return 0;
+}
+`;
 function tsklee(args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: dir, maxBuffer: 1 << 26 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -87,6 +96,8 @@ beforeAll(() => {
   writeFileSync(join(dir, 'close2.c'), CLOSE_TWICE);
   execFileSync('cc', ['files.c', '-o', 'files'], { cwd: dir });
   execFileSync('cc', ['close2.c', '-o', 'close2'], { cwd: dir });
+  writeFileSync(join(dir, 'environment.c'), ENVIRONMENT);
+  execFileSync('cc', ['environment.c', '-o', 'environment'], { cwd: dir });
   execFileSync('cc', ['-w', resolve('fixtures/posix/symlinks.c'), '-o', 'symlinks'], { cwd: dir });
 });
 afterAll(() => {
@@ -134,4 +145,19 @@ it('symbolic links: symlink, readlink, lstat, links in the middle of a path, dan
   const native = tsklee(['replay', '--native', './symlinks', 'links-out']);
   expect(native.stderr).toBe('');
   expect(native.stdout).toContain('tsklee: replayed 1 tests natively: 1 as recorded, 0 different, 0 not compared\n');
+}, 120_000);
+
+it('replay --native gives the program the environment tsklee run gave it (the fixed default, or --environ), not the replayer\'s', () => {
+  const run = tsklee(['run', '--libc=tsklee', '--output-dir=env-out', 'environment.c']);
+  expect(run.code).toBe(0);
+  expect(outputs('env-out')).toEqual(['SHELL=/bin/sh\nHOME=/home/user\nLANG=C\nUSER=user\nTSKLEE_TEST_ONLY=(unset)\n']);
+  const replayer = { ...process.env, SHELL: '/bin/bash', HOME: '/root', TSKLEE_TEST_ONLY: 'host' };
+  const native = spawnSync(process.execPath, [CLI, 'replay', '--native', './environment', 'env-out'], { encoding: 'utf8', cwd: dir, env: replayer });
+  expect(native.stdout).toContain('replayed 1 tests natively: 1 as recorded');
+  // --environ: the same file for both
+  writeFileSync(join(dir, 'my.environ'), 'SHELL=/bin/zsh\nTSKLEE_TEST_ONLY=yes\n');
+  expect(tsklee(['run', '--libc=tsklee', '--environ=my.environ', '--output-dir=env2-out', 'environment.c']).code).toBe(0);
+  expect(outputs('env2-out')).toEqual(['SHELL=/bin/zsh\nHOME=(unset)\nLANG=(unset)\nUSER=(unset)\nTSKLEE_TEST_ONLY=yes\n']);
+  expect(tsklee(['replay', '--native', '--environ=my.environ', './environment', 'env2-out']).stdout).toContain('1 as recorded');
+  expect(tsklee(['replay', '--native', './environment', 'env2-out']).stdout).toContain('0 as recorded, 1 different');
 }, 120_000);

@@ -70,7 +70,12 @@ function timeBatches(tests) {
 
 /** `tsklee replay --native` of some tests in the sandbox; the counts of its summary line. */
 async function replayBatch({ binary, kleeOut, tests, prefix, dirs, repoRoot }) {
-  const command = sandboxed([process.execPath, join(repoRoot, 'dist', 'cli', 'launch.cjs'), 'replay', '--native', `--timeout=${REPLAY_TIMEOUT}`, binary, ...tests], {
+  // the environment tsklee run gave the program (SHELL, HOME, …: dircolors reads SHELL), with
+  // a PATH that names nothing
+  const { DEFAULT_ENVIRONMENT } = await import(join(repoRoot, 'dist', 'engine', 'options.js'));
+  const environ = join(prefix, 'replay.environ');
+  writeFileSync(environ, DEFAULT_ENVIRONMENT.map((kv) => (kv.startsWith('PATH=') ? `PATH=${NO_PATH}` : kv)).join('\n') + '\n');
+  const command = sandboxed([process.execPath, join(repoRoot, 'dist', 'cli', 'launch.cjs'), 'replay', '--native', `--timeout=${REPLAY_TIMEOUT}`, `--environ=${environ}`, binary, ...tests], {
     ro: [...new Set([repoRoot, realpathSync(join(repoRoot, 'node_modules'))]), dirs.gcov, kleeOut],
     rw: [prefix],
     env: { GCOV_PREFIX: prefix, GCOV_PREFIX_STRIP: 0, PATH: NO_PATH },

@@ -23,6 +23,8 @@ import { LIBC_CHOICES, loadProgram, RuntimeSetupError, type LibcChoice } from '.
 import type { GlobalArgs } from '../context.js';
 import { UsageError, writeStdout } from '../errors.js';
 import { parseTimeSpan } from './time-span.js';
+import { readEnvironFile } from './run-klee-options.js';
+import { DEFAULT_ENVIRONMENT } from '../../engine/options.js';
 import { inputBitcode, needsTranslation } from '../input-file.js';
 
 interface ReplayArgs extends GlobalArgs {
@@ -33,6 +35,7 @@ interface ReplayArgs extends GlobalArgs {
   libc?: string;
   posixRuntime?: boolean;
   entryPoint?: string;
+  environ?: string;
 }
 
 /** Every recorded outcome needs its directory's listing and exit-status.txt: read each directory once. */
@@ -45,7 +48,7 @@ function recordedDirs(tests: readonly TestInput[]): Map<string, RecordedDir> {
   return m;
 }
 
-async function replayNative(binary: string, tests: TestInput[], timeoutMs: number): Promise<void> {
+async function replayNative(binary: string, tests: TestInput[], timeoutMs: number, environment: readonly string[]): Promise<void> {
   const recorded = recordedDirs(tests);
   const counts: Record<Verdict, number> = { match: 0, differ: 0, 'not compared': 0 };
   for (const t of tests) {
@@ -62,7 +65,7 @@ async function replayNative(binary: string, tests: TestInput[], timeoutMs: numbe
       await writeStdout(`${basename(t.path)}: not replayed: the path ${rec.early ? 'was stopped early' : `ended with a ${rec.errKind} error`} before all its inputs were made (${e.message})\n`);
       continue;
     }
-    const r = runNative(binary, inputs, { argv0: t.ktest.args[0] ?? binary, ktestPath: t.path, timeoutMs });
+    const r = runNative(binary, inputs, { argv0: t.ktest.args[0] ?? binary, ktestPath: t.path, timeoutMs, environment });
     const c = compareRun(rec, r, timeoutMs, !inputs.symStdout);
     counts[c.verdict]++;
     const mark = c.verdict === 'differ' ? 'DIFFERS: ' : '';
@@ -73,7 +76,7 @@ async function replayNative(binary: string, tests: TestInput[], timeoutMs: numbe
 }
 
 /** `timeoutS`: time limit per test (0: none). */
-async function replayInInterpreter(argv: ReplayArgs, tests: TestInput[], timeoutS: number): Promise<void> {
+async function replayInInterpreter(argv: ReplayArgs, tests: TestInput[], timeoutS: number, environment: readonly string[]): Promise<void> {
   const libc = (argv.libc ?? 'none') as LibcChoice;
   if (!(LIBC_CHOICES as readonly string[]).includes(libc)) throw new UsageError(`--libc=${argv.libc}: expected one of ${LIBC_CHOICES.join(', ')}`);
   let tmp: string | undefined;
@@ -100,6 +103,7 @@ async function replayInInterpreter(argv: ReplayArgs, tests: TestInput[], timeout
         libc: loaded.libc,
         posixRuntime: argv.posixRuntime === true,
         maxTime: timeoutS,
+        environment: [...environment],
       });
       if (r.mismatch !== undefined) throw new InputError(t.path, `object mismatch: ${r.mismatch}`);
       const unused = r.unusedObjects > 0 ? ` (${r.unusedObjects} test object${r.unusedObjects > 1 ? 's' : ''} not used)` : '';
@@ -122,19 +126,21 @@ export const replayCommand: CommandModule<GlobalArgs, ReplayArgs> = {
       .option('libc', { type: 'string', describe: `C library to link, as for run: ${LIBC_CHOICES.join(', ')}` })
       .option('posix-runtime', { type: 'boolean', describe: 'link the POSIX environment model, as for run' })
       .option('entry-point', { type: 'string', describe: 'function to start in (default main)' })
+      .option('environ', { type: 'string', describe: "the program's environment, as for run: a file of NAME=VALUE lines (default: run's fixed one)", alias: 'env-file' })
       .example('$0 replay prog.bc klee-last', '')
       .example('$0 replay --native ./prog klee-last/*.ktest', '') as unknown as Argv<ReplayArgs>,
   handler: async (argv) => {
     const timeoutS = argv.timeout !== undefined ? parseTimeSpan(argv.timeout, 'timeout') : 10;
     if (!(timeoutS > 0)) throw new UsageError('--timeout: must be more than 0');
     const tests = readTests(argv.tests);
+    const environment = argv.environ !== undefined ? readEnvironFile(argv.environ) : DEFAULT_ENVIRONMENT;
     if (argv.native) {
       if (argv.libc !== undefined || argv.posixRuntime !== undefined || argv.entryPoint !== undefined) {
         throw new UsageError('--libc, --posix-runtime and --entry-point are for replay in the interpreter, not --native');
       }
-      await replayNative(argv.program, tests, timeoutS * 1000);
+      await replayNative(argv.program, tests, timeoutS * 1000, environment);
       return;
     }
-    await replayInInterpreter(argv, tests, argv.timeout !== undefined ? timeoutS : 0);
+    await replayInInterpreter(argv, tests, argv.timeout !== undefined ? timeoutS : 0, environment);
   },
 };

@@ -53,9 +53,9 @@ const SEARCH_OPTIONS: Table = {
   'max-depth': { type: 'number', describe: 'only allow this many symbolic branches per path' },
   'max-memory': {
     type: 'number',
-    describe: `memory cap in MB (default ${DEFAULT_OPTIONS.maxMemory}; 0 = none): near it forking stops, over it states end (tests as KLEE writes them) so that exploration goes on`,
+    describe: `memory cap in MB (default ${DEFAULT_OPTIONS.maxMemory}; 0 = none): near it forking stops for a moment, over it states end (tests as KLEE writes them) so that exploration goes on`,
   },
-  'max-memory-inhibit': { type: 'boolean', describe: 'inhibit forking near --max-memory (default true; false: only end states over it)' },
+  'max-memory-inhibit': { type: 'boolean', describe: 'inhibit forking near --max-memory, for 250 ms at most (default true; false: only end states over it)' },
   'max-solver-time': { type: 'string', describe: 'time limit per solver query (e.g. 10s)' },
   'dump-states-on-halt': { type: 'boolean', describe: 'write a test for each remaining state when stopped early (default true)' },
   'use-merge': { type: 'boolean', describe: "merge the states of a klee_open_merge/klee_close_merge region (KLEE's --use-merge)" },

@@ -8,9 +8,9 @@ import { Rng } from '../../../src/util/rng.js';
 
 const MB = 1024 * 1024;
 
-/** A cap over a memory that is `live` MB after a collection and `live + garbage` before. */
-function scripted(capMB: number, inhibit = true) {
-  const m = { live: 0, garbage: 0, clock: 0, collections: 0 };
+/** A cap over a memory that is `live` MB after a collection and `live + garbage` before; `resident` MB more are resident. */
+function scripted(capMB: number, inhibit = true, collectMs = 5) {
+  const m = { live: 0, garbage: 0, clock: 0, collections: 0, resident: 0 };
   const cap = new MemoryCap({
     capMB,
     inhibit,
@@ -18,10 +18,11 @@ function scripted(capMB: number, inhibit = true) {
     collect: () => {
       m.collections++;
       m.garbage = 0;
-      m.clock += 5; // a collection takes 5 ms
+      m.clock += collectMs; // a collection takes 5 ms unless told
       return true;
     },
     now: () => m.clock,
+    resident: () => (m.live + m.garbage + m.resident) * MB,
   });
   return { cap, m };
 }
@@ -43,7 +44,7 @@ describe('MemoryCap', () => {
     m.clock += 1000;
     expect(cap.check(10)).toMatchObject({ atLimit: true, statesToEnd: 0 });
     m.live = 999;
-    m.clock += 1000;
+    m.clock += 200;
     expect(cap.check(10)).toMatchObject({ atLimit: true, statesToEnd: 0 });
     m.live = 800;
     expect(cap.check(10)).toMatchObject({ atLimit: false, statesToEnd: 0 });
@@ -55,13 +56,16 @@ describe('MemoryCap', () => {
     expect(big.cap.check(10)).toMatchObject({ atLimit: true, statesToEnd: 0 });
   });
 
-  it('keeps the share of states the cap allows (KLEE: N − N·cap/used), at least one', () => {
+  it('keeps the share of states that fits under cap − 2·margin (KLEE: N·cap/used), at least one', () => {
     const { cap, m } = scripted(1000);
     m.live = 2000;
-    expect(cap.check(100)).toMatchObject({ used: 2000 * MB, statesToEnd: 50 });
+    // 100 states at 2000 MB: 40 fit in 800 MB
+    expect(cap.check(100)).toMatchObject({ used: 2000 * MB, statesToEnd: 60 });
     m.clock += 1000;
-    m.live = 1001;
-    expect(cap.check(100).statesToEnd).toBe(1);
+    m.live = 1001; // just over the cap: down to 800 MB too
+    expect(cap.check(100).statesToEnd).toBe(21);
+    m.clock += 1000;
+    expect(cap.check(1).statesToEnd).toBe(1);
     m.clock += 1000;
     expect(cap.check(0).statesToEnd).toBe(0);
   });
@@ -84,7 +88,7 @@ describe('MemoryCap', () => {
     expect(cap.check(10)).toMatchObject({ atLimit: true, statesToEnd: 0 });
     expect(m.collections).toBe(1);
     m.clock += 100; // 10 × 5 ms, at least 100 ms, have passed
-    expect(cap.check(10).statesToEnd).toBe(4);
+    expect(cap.check(10).statesToEnd).toBe(5); // 10 − ⌊10·800/1500⌋
     expect(m.collections).toBe(2);
     expect(cap.collections).toBe(2);
   });
@@ -95,7 +99,99 @@ describe('MemoryCap', () => {
     expect(cap.check(10).atLimit).toBe(false);
     m.clock += 1000;
     m.live = 2000;
-    expect(cap.check(10)).toMatchObject({ atLimit: false, statesToEnd: 5 });
+    expect(cap.check(10)).toMatchObject({ atLimit: false, statesToEnd: 6 });
+  });
+
+  it('lets the states left after an ending fork at once, until a collection finds usage near the cap again', () => {
+    const { cap, m } = scripted(1000);
+    m.live = 1200;
+    expect(cap.check(10)).toMatchObject({ atLimit: false, statesToEnd: 4 });
+    expect(cap.endings).toBe(1);
+    expect(cap.peakConfirmed).toBe(1200 * MB);
+    // usage after the ending, garbage not collected yet and no collection due: forking goes on
+    m.live = 800;
+    m.garbage = 300;
+    m.clock += 10;
+    expect(cap.check(6)).toMatchObject({ atLimit: false, statesToEnd: 0 });
+    // the next collection finds it near the cap: forking stops, nothing ends
+    m.live = 950;
+    m.clock += 1000;
+    expect(cap.check(6)).toMatchObject({ used: 950 * MB, atLimit: true, statesToEnd: 0 });
+    expect(cap.summary(4)).toBe('memory cap 1000 MB: 4 states ended at 1 check, highest usage after a collection 1200 MB, 2 forced collections (0.0 s)');
+  });
+
+  it('between collections, estimates live usage from the last collection\'s memory per state', () => {
+    const { cap, m } = scripted(1000);
+    m.live = 950; // 100 states, 9.5 MB each (the base, measured at construction, is 0 here)
+    expect(cap.check(100)).toMatchObject({ used: 950 * MB, atLimit: true, statesToEnd: 0 });
+    expect(m.collections).toBe(1);
+    // no collection due: 130 states make ~1235 MB, under the 2000 MB the reading counts
+    m.live = 1200;
+    m.garbage = 800;
+    m.clock += 10;
+    expect(cap.check(130)).toMatchObject({ used: 1235 * MB, atLimit: false, statesToEnd: 130 - Math.floor((130 * 800) / 1235) });
+    expect(m.collections).toBe(1);
+    // the estimate never exceeds the reading (garbage included), which bounds what is live
+    m.live = 600;
+    m.garbage = 0;
+    expect(cap.check(200)).toMatchObject({ used: 600 * MB, atLimit: false, statesToEnd: 0 });
+    // states fewer than 16 at the last collection: no estimate, the last decision stands
+    const few = scripted(1000, true, 50); // collections 50 ms long, so 500 ms apart
+    few.m.live = 950;
+    expect(few.cap.check(10).atLimit).toBe(true);
+    few.m.garbage = 5000;
+    few.m.clock += 10;
+    expect(few.cap.check(1000)).toMatchObject({ atLimit: true, statesToEnd: 0 });
+    // …until the spell of inhibiting is over: then the reading decides (no collection due yet)
+    few.m.garbage = 0;
+    few.m.clock += 250;
+    expect(few.cap.check(10)).toMatchObject({ used: 950 * MB, atLimit: false, statesToEnd: 10 - Math.floor((10 * 800) / 950) });
+    expect(few.m.collections).toBe(1);
+  });
+
+  it('inhibits forking for 250 ms at most, then ends states down to cap − 2·margin', () => {
+    const { cap, m } = scripted(1000);
+    m.live = 950;
+    expect(cap.check(100)).toMatchObject({ atLimit: true, statesToEnd: 0 });
+    m.clock += 150;
+    expect(cap.check(100)).toMatchObject({ atLimit: true, statesToEnd: 0 });
+    m.clock += 150; // 300 ms inhibited: 100 − ⌊100·800/950⌋ states end, forking resumes
+    expect(cap.check(100)).toMatchObject({ atLimit: false, statesToEnd: 16 });
+    // the spell starts again when usage next goes over the threshold
+    m.clock += 600;
+    expect(cap.check(84)).toMatchObject({ atLimit: true, statesToEnd: 0 });
+    // without inhibiting, the band below the cap changes nothing
+    const off = scripted(1000, false);
+    off.m.live = 950;
+    off.cap.check(100);
+    off.m.clock += 5000;
+    expect(off.cap.check(100)).toMatchObject({ atLimit: false, statesToEnd: 0 });
+  });
+
+  it('counts what is resident beyond the usage (up to a margin) after each collection', () => {
+    const { cap, m } = scripted(1000);
+    m.live = 905;
+    m.resident = 60; // node's code, stacks, the allocator's overhead: learnt at the first collection
+    expect(cap.check(100)).toMatchObject({ used: 965 * MB, atLimit: true, statesToEnd: 0 });
+    // counted from then on, also in readings between collections
+    m.live = 820;
+    m.clock += 10;
+    expect(cap.check(100)).toMatchObject({ used: 880 * MB, atLimit: false });
+    // at most the margin (100 MB here): memory an allocator keeps cannot end every state
+    m.live = 880;
+    m.resident = 500;
+    m.clock += 1000;
+    expect(cap.check(100)).toMatchObject({ used: 980 * MB, statesToEnd: 0 });
+    m.live = 950;
+    m.clock += 1000;
+    expect(cap.check(100)).toMatchObject({ used: 1050 * MB, statesToEnd: 100 - Math.floor((100 * 800) / 1050) });
+  });
+
+  it('has no summary when no reading came near the cap', () => {
+    const { cap, m } = scripted(1000);
+    m.live = 100;
+    cap.check(1);
+    expect(cap.summary(0)).toBeNull();
   });
 });
 
