@@ -185,6 +185,8 @@ export interface EngineOptions {
   qceScope: 'stack' | 'frame';
   /** QCE's ite term (--qce-ite-term): a hot variable that feeds memory addresses must not become an ite. Default true. */
   qceIteTerm: boolean;
+  /** The address rule at run time (--merge-pointer-rule, merging/pointers.ts): states whose live pointer values (registers, aligned memory cells) differ do not merge. Default true. */
+  mergePointerRule: boolean;
   /** QCE branch feasibility probability β (--qce-beta). Default 0.8 (the paper's). */
   qceBeta: number;
   /** QCE trip count of loops whose count is not a small constant (--qce-kappa). Default 10 (the paper's). */
@@ -295,6 +297,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   qceAlpha: 1e-12,
   qceScope: 'frame',
   qceIteTerm: true,
+  mergePointerRule: true,
   qceBeta: 0.8,
   qceKappa: 10,
   dsmDelta: 8,

@@ -55,6 +55,8 @@ export interface MergingSummary {
   refusedBySimilarity: number;
   /** Of those, refused by QCE's ite term. */
   refusedByIte: number;
+  /** Similar pairs kept apart because their live pointers differ (--merge-pointer-rule). */
+  refusedByPointer: number;
   /** States at the same location that could not merge (other objects, arrays, …). */
   incompatible: number;
   refusedByMultiplicity: number;

@@ -35,6 +35,7 @@ export const MERGING_COLUMNS = [
   'MergedStates',
   'MergesRefusedByQce',
   'MergesRefusedByQceIte',
+  'MergesRefusedByPointer',
   'IncompatibleAtMergePoint',
   'PathMultiplicity',
   'FastForwardSteps',

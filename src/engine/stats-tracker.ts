@@ -186,6 +186,7 @@ export class StatsTracker {
       row.MergedStates = m.merges;
       row.MergesRefusedByQce = m.refusedBySimilarity;
       row.MergesRefusedByQceIte = m.refusedByIte;
+      row.MergesRefusedByPointer = m.refusedByPointer;
       row.IncompatibleAtMergePoint = m.incompatible;
       row.PathMultiplicity = m.pathMultiplicity;
       row.FastForwardSteps = m.forwardSteps;

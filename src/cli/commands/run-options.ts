@@ -116,6 +116,7 @@ const MERGING_OPTIONS: Table = {
   'qce-alpha': { type: 'string', describe: 'query count estimation threshold α: variables whose estimated queries exceed α·Qt keep states apart (default 1e-12; inf merges all)' },
   'qce-scope': { type: 'string', describe: "QCE: the queries α is a fraction of: frame (each frame's own, default) or stack (the paper's global count)" },
   'qce-ite-term': { type: 'boolean', describe: "QCE's ite term: a hot variable that feeds memory addresses must not become an ite (default true; false: the paper's prototype)" },
+  'merge-pointer-rule': { type: 'boolean', describe: 'automatic merging: states whose live pointers differ (registers, pointers stored in memory) stay apart instead of making symbolic addresses (default true)' },
   'qce-beta': { type: 'number', describe: 'QCE: probability that a branch side is feasible (default 0.8)' },
   'qce-kappa': { type: 'number', describe: 'QCE: trip count assumed for loops (default 10)' },
   'dsm-delta': { type: 'number', describe: 'dynamic merging: history length in basic blocks (default 8)' },

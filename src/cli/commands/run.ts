@@ -102,6 +102,7 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   qceAlpha?: string;
   qceScope?: string;
   qceIteTerm?: boolean;
+  mergePointerRule?: boolean;
   qceBeta?: number;
   qceKappa?: number;
   dsmDelta?: number;
@@ -174,6 +175,7 @@ function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
     qceAlpha: alpha,
     qceScope: choice(argv.qceScope, ['stack', 'frame'] as const, 'qce-scope'),
     qceIteTerm: argv.qceIteTerm,
+    mergePointerRule: argv.mergePointerRule,
     qceBeta: argv.qceBeta,
     qceKappa: argv.qceKappa,
     dsmDelta: argv.dsmDelta,

@@ -22,7 +22,7 @@ export interface Similarity {
    * the lowest bit set when a relevant value is symbolic (states of different hashes can be
    * similar only if one of them has it set).
    */
-  hash?(st: ExecutionState): number;
+  hash?(st: ExecutionState, key?: string): number;
 }
 
 /** The top frame's function and source line (merge logs). */
@@ -50,13 +50,29 @@ export interface MergeAttemptCounters {
   incompatible: number;
   /** Merges refused because the result would stand for more than --max-state-multiplicity paths. */
   refusedByMultiplicity: number;
+  /** Similar pairs kept apart by the veto (--merge-pointer-rule: their live pointers differ). */
+  refusedByPointer: number;
 }
 
+/** The states standing at one location. */
+interface Standing {
+  /** By similarity hash. */
+  readonly buckets: Map<number, Set<ExecutionState>>;
+  /** Hashes with a symbolic hot value (lowest bit set): only those can be similar to a state of another hash. */
+  readonly starred: Set<number>;
+  size: number;
+  starredSize: number;
+}
+
+/** A newcomer is checked against at most this many states of its own hash (a pointer may differ in all of them). */
+const SAME_CANDIDATES = 32;
+
 export class MergePoints {
-  /** States standing at each location, by similarity hash. */
-  private readonly byLocation = new Map<string, Map<number, Set<ExecutionState>>>();
+  private readonly byLocation = new Map<string, Standing>();
   private readonly placeOf = new Map<ExecutionState, { key: string; hash: number }>();
-  readonly counters: MergeAttemptCounters = { refusedBySimilarity: 0, refusedByIte: 0, incompatible: 0, refusedByMultiplicity: 0 };
+  /** Told of every checked pair that did not merge (dynamic merging stops fast-forwarding one towards the other). */
+  onApart: ((a: ExecutionState, b: ExecutionState) => void) | null = null;
+  readonly counters: MergeAttemptCounters = { refusedBySimilarity: 0, refusedByIte: 0, incompatible: 0, refusedByMultiplicity: 0, refusedByPointer: 0 };
 
   constructor(
     private readonly similarity: Similarity,
@@ -65,6 +81,8 @@ export class MergePoints {
     private readonly maxMultiplicity: number,
     /** --debug-log-merge: each merge and each refusal, with the reason. */
     private readonly log: ((line: string) => void) | null = null,
+    /** A last check on similar, compatible pairs: why they must stay apart, or null (merging/pointers.ts). */
+    private readonly veto: ((a: ExecutionState, b: ExecutionState) => string | null) | null = null,
   ) {}
 
   /**
@@ -77,56 +95,83 @@ export class MergePoints {
     const key = locationKey(st);
     let here = this.byLocation.get(key);
     if (here === undefined) {
-      here = new Map();
+      here = { buckets: new Map(), starred: new Set(), size: 0, starredSize: 0 };
       this.byLocation.set(key, here);
     }
-    const h = this.similarity.hash?.(st) ?? 0;
-    const same = here.get(h);
-    if (same !== undefined) for (const other of same) if (this.tryMerge(other, st, key)) return other;
-    let others = 0;
-    for (const [oh, states] of here) {
-      if (oh === h) continue;
-      if (((oh | h) & 1) === 0) {
-        // other concrete values of a hot variable: not similar, no check needed
-        this.counters.refusedBySimilarity += states.size;
-        continue;
+    const h = this.similarity.hash?.(st, key) ?? 0;
+    const same = here.buckets.get(h);
+    let tried = 0;
+    if (same !== undefined) {
+      for (const other of same) {
+        if (tried++ >= SAME_CANDIDATES) break;
+        if (this.tryMerge(other, st, key)) return other;
       }
-      for (const other of states) {
+    }
+    const starred = (h & 1) === 1;
+    // other concrete values of a hot variable: not similar, no check needed
+    if (!starred) this.counters.refusedBySimilarity += here.size - (same?.size ?? 0) - here.starredSize;
+    let others = 0;
+    for (const oh of starred ? here.buckets.keys() : here.starred) {
+      if (oh === h) continue;
+      for (const other of here.buckets.get(oh)!) {
         if (others++ >= OTHER_CANDIDATES) break;
         if (this.tryMerge(other, st, key)) return other;
       }
       if (others >= OTHER_CANDIDATES) break;
     }
-    let bucket = here.get(h);
-    if (bucket === undefined) here.set(h, (bucket = new Set()));
+    let bucket = here.buckets.get(h);
+    if (bucket === undefined) here.buckets.set(h, (bucket = new Set()));
     bucket.add(st);
+    here.size++;
+    if (starred) {
+      here.starred.add(h);
+      here.starredSize++;
+    }
     this.placeOf.set(st, { key, hash: h });
     return null;
   }
 
   private tryMerge(other: ExecutionState, st: ExecutionState, key: string): boolean {
     if (other.status !== StateStatus.Running) return false;
+    const why = this.refusal(other, st);
+    if (why === null) {
+      this.log?.(`state ${st.id} merged into ${other.id} at ${key} (${where(st)})`);
+      this.merge(other, st);
+      return true;
+    }
+    this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: ${why}`);
+    this.onApart?.(other, st);
+    return false;
+  }
+
+  /** Why st must not merge into other (counted), or null. */
+  private refusal(other: ExecutionState, st: ExecutionState): string | null {
     if (this.maxMultiplicity > 0 && other.multiplicity + st.multiplicity > this.maxMultiplicity) {
       this.counters.refusedByMultiplicity++;
-      this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: multiplicity limit`);
-      return false;
+      return 'multiplicity limit';
     }
     const blocker = mergeBlocker(other, st);
     if (blocker !== null) {
       this.counters.incompatible++;
-      this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: different ${blocker}`);
-      return false;
+      return `different ${blocker}`;
     }
     if (!this.similarity.similar(other, st)) {
       this.counters.refusedBySimilarity++;
       const ite = this.similarity.lastRefusal === 'ite';
       if (ite) this.counters.refusedByIte++;
-      this.log?.(`state ${st.id} not merged into ${other.id} at ${key}: ${ite ? 'an ite-hot variable would become an ite' : 'a hot variable differs'}`);
-      return false;
+      return ite ? 'an ite-hot variable would become an ite' : 'a hot variable differs';
     }
-    this.log?.(`state ${st.id} merged into ${other.id} at ${key} (${where(st)})`);
-    this.merge(other, st);
-    return true;
+    const vetoed = this.veto?.(other, st) ?? null;
+    if (vetoed !== null) {
+      this.counters.refusedByPointer++;
+      return `different pointers (${vetoed})`;
+    }
+    return null;
+  }
+
+  /** Where st stands since its last arrival (its location key and similarity hash), if it waits at a merge point. */
+  standing(st: ExecutionState): { readonly key: string; readonly hash: number } | undefined {
+    return this.placeOf.get(st);
   }
 
   /** The state ended or left the searcher. */
@@ -135,9 +180,14 @@ export class MergePoints {
     if (p === undefined) return;
     this.placeOf.delete(st);
     const here = this.byLocation.get(p.key)!;
-    const bucket = here.get(p.hash)!;
+    const bucket = here.buckets.get(p.hash)!;
     bucket.delete(st);
-    if (bucket.size === 0) here.delete(p.hash);
+    here.size--;
+    if ((p.hash & 1) === 1) here.starredSize--;
+    if (bucket.size === 0) {
+      here.buckets.delete(p.hash);
+      here.starred.delete(p.hash);
+    }
     if (here.size === 0) this.byLocation.delete(p.key);
   }
 }

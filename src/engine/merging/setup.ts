@@ -13,6 +13,7 @@ import { locationKey, topoPosition } from './location.js';
 import { DynamicMergingSearcher } from '../searchers/dsm.js';
 import { QceAnalysis } from './qce.js';
 import { QceSimilarity } from './similarity.js';
+import { differingPointer } from './pointers.js';
 import { QuantifiedRegions } from './quantified/regions.js';
 import { IncrementalMergingSearcher } from '../searchers/incremental-merging.js';
 
@@ -42,8 +43,14 @@ function mergingSetup(ex: Executor): MergingSetup {
   const mergedAway = new WeakSet<ExecutionState>();
   const oracle: LocationOracle<ExecutionState> = {
     topologicalPosition: topoPosition,
-    // a structural fingerprint in the location keeps states that can never merge (other objects, arrays) apart
-    signature: (st) => ({ location: `${locationKey(st)}#${st.memory.liveObjects}:${st.symbolics.length}`, values: qce === null ? [] : qce.values(st) }),
+    signature: (st) => {
+      // the merge points computed both when the state arrived in this step
+      const p = ex.mergePoints!.standing(st);
+      const location = p?.key ?? locationKey(st);
+      const h = p?.hash ?? similarity.hash?.(st) ?? 0;
+      // a structural fingerprint keeps states that can never merge (other objects, arrays) apart
+      return { location, hash: Math.imul(h ^ st.memory.liveObjects, 0x01000193) ^ st.symbolics.length };
+    },
     endedByMerge: (st) => mergedAway.has(st),
   };
   ex.blockSteps = true;
@@ -54,7 +61,8 @@ function mergingSetup(ex: Executor): MergingSetup {
       mergeInto(ex, a, b, ex.mergeCounters, o.mergeWitnessTests ? ex.witnessEvents : undefined, notes);
       if (notes !== undefined && notes.length > 0) ex.message(`  ites: ${notes.slice(0, 12).join(', ')}${notes.length > 12 ? `, … (${notes.length})` : ''}`);
       mergedAway.add(b);
-    }, ex.opts.maxStateMultiplicity, o.debugLogMerge ? (l) => ex.message(l) : null);
+    }, ex.opts.maxStateMultiplicity, o.debugLogMerge ? (l) => ex.message(l) : null,
+    o.mergePointerRule ? differingPointer : null);
   return {
     searcher: (base) => {
       if (kind === 'static') {
@@ -63,6 +71,7 @@ function mergingSetup(ex: Executor): MergingSetup {
       }
       const dsm = new DynamicMergingSearcher(base(), oracle, o.dsmDelta);
       ex.dsmCounters = dsm.counters;
+      ex.mergePoints!.onApart = (a, b) => dsm.apart(a, b);
       return dsm;
     },
   };

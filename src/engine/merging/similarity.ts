@@ -74,8 +74,7 @@ export class QceSimilarity implements Similarity {
   ) {}
 
   /** The hot variables of each frame of st's location. */
-  hot(st: ExecutionState): FrameHot[] {
-    const key = locationKey(st);
+  hot(st: ExecutionState, key: string = locationKey(st)): FrameHot[] {
     let h = this.hotAt.get(key);
     if (h !== undefined) return h;
     const frames: { frame: number; fq: FunctionQce | null; pc: number }[] = [];
@@ -164,42 +163,55 @@ export class QceSimilarity implements Similarity {
   }
 
   /**
-   * The hot variables' values (null where symbolic, a wildcard; an ite-hot variable's symbolic
-   * value is its expression, which only the same expression matches), in a fixed order per
-   * location: DSM's history entries.
-   */
-  values(st: ExecutionState): (string | number | bigint | null)[] {
-    const out: (string | number | bigint | null)[] = [];
-    for (const { frame, fq, vars, ite } of this.hot(st)) {
-      for (let k = 0; k < vars.length; k++) {
-        const x = this.observe(st, frame, fq, vars[k]!, ite[k]!);
-        out.push(x === SYMBOLIC ? null : x === ABSENT ? '-' : x);
-      }
-    }
-    return out;
-  }
-
-  /**
    * DSM's h over the hot variables: equal for similar states with no symbolic hot variable.
    * The lowest bit says whether a hot variable was symbolic (only then can a state of another
-   * hash be similar); an ite-hot variable's symbolic value is hashed as its expression.
+   * hash be similar); an ite-hot variable's symbolic value is hashed as its expression. Mixed
+   * from the values themselves (no strings: this runs for every state at every block).
    */
-  hash(st: ExecutionState): number {
+  hash(st: ExecutionState, key?: string): number {
     let star = 0;
     let h = 0x811c9dc5;
-    const mix = (s: string): void => {
-      for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-    };
-    const hot = this.hot(st);
-    for (const { frame, fq, vars, ite } of hot) {
+    for (const { frame, fq, vars, ite } of this.hot(st, key)) {
+      const f = st.stack[frame];
       for (let k = 0; k < vars.length; k++) {
         const v = vars[k]!;
-        const x = this.observe(st, frame, fq, v, ite[k]!);
-        if (x === SYMBOLIC) star = 1;
-        mix(`${v}=${x === SYMBOLIC ? '*' : x === ABSENT ? '-' : String(x)};`);
+        h = mix(h, v);
+        if (f === undefined) {
+          h = mix(h, ABSENT_MARK);
+          continue;
+        }
+        const x = fq.isCell(v) ? this.cellHash(st, f.regs, fq, v, ite[k]!) : valHash(f.regs[v], ite[k]!);
+        if (x === SYMBOLIC_MARK) star = 1;
+        h = mix(h, x);
       }
     }
     return ((h & ~1) | star) >>> 0;
+  }
+
+  /** A cell's bytes hashed (SYMBOLIC_MARK when a byte is symbolic and !exact; ABSENT_MARK when not allocated). */
+  private cellHash(st: ExecutionState, regs: readonly Val[], fq: FunctionQce, v: number, exact: boolean): number {
+    const cell = fq.cell(v);
+    let base: number;
+    if (cell.global !== null) {
+      const mo = this.ex.km.globalObjects.get(cell.global);
+      if (mo === undefined) return ABSENT_MARK;
+      base = mo.address;
+    } else {
+      const r = regs[cell.alloca];
+      if (typeof r !== 'number' || r === 0) return ABSENT_MARK;
+      base = r;
+    }
+    const node = st.memory.bindingAt(base + cell.offset);
+    if (node === null || node.os === null) return ABSENT_MARK;
+    const off = base + cell.offset - node.mo.address;
+    let h = 0x9e3779b9;
+    for (let i = 0; i < cell.size && off + i < node.os.size; i++) {
+      const byte = node.os.read8(off + i);
+      if (typeof byte === 'number') h = mix(h, byte);
+      else if (!exact) return SYMBOLIC_MARK;
+      else h = mix(h, 0x100 + byte.id);
+    }
+    return h;
   }
 
   /**
@@ -234,6 +246,34 @@ export class QceSimilarity implements Similarity {
     }
     return s;
   }
+}
+
+/** Hash values standing for "symbolic" and "not there" (collisions with real values are harmless: the full check follows). */
+const SYMBOLIC_MARK = 0x2a2a2a2a;
+const ABSENT_MARK = 0x2d2d2d2d;
+
+function mix(h: number, x: number): number {
+  h = Math.imul(h ^ (x | 0), 0x01000193);
+  // the high part of wide numbers (addresses, 64-bit values)
+  const hi = Math.floor(x / 0x1_0000_0000);
+  return hi === 0 ? h : Math.imul(h ^ (hi | 0), 0x01000193);
+}
+
+/** A register value hashed: SYMBOLIC_MARK for a symbolic one unless exact (then its expression's id). */
+function valHash(x: Val | undefined, exact: boolean): number {
+  if (x === undefined) return ABSENT_MARK;
+  if (typeof x === 'number') return Number.isNaN(x) ? 0x7ff8 : Object.is(x, -0) ? 0x8000 : Number.isFinite(x) ? mix(0, x) : x > 0 ? 0x7ff0 : 0xfff0;
+  if (typeof x === 'bigint') return mix(mix(0, Number(BigInt.asUintN(32, x))), Number(BigInt.asUintN(32, x >> 32n)));
+  if (Array.isArray(x)) {
+    let h = 0x5bd1e995;
+    for (const e of x) {
+      const o = valHash(e, exact);
+      if (o === SYMBOLIC_MARK) return SYMBOLIC_MARK;
+      h = mix(h, o);
+    }
+    return h;
+  }
+  return exact ? mix(0x100, (x as Expr).id) : SYMBOLIC_MARK;
 }
 
 function observeVal(x: Val | undefined, exact: boolean): Observed {

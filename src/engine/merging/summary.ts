@@ -9,6 +9,7 @@ export function formatMergingSummary(m: MergingSummary): string {
     `merged states = ${m.merges}`,
     `path multiplicity = ${m.pathMultiplicity}`,
     `merges refused by QCE = ${m.refusedBySimilarity} (by its ite term: ${m.refusedByIte})`,
+    `merges refused for differing pointers = ${m.refusedByPointer}`,
     `incompatible states at a merge point = ${m.incompatible}`,
     `queries of merged states = ${m.mergedStateQueries}`,
   ];
@@ -37,6 +38,7 @@ export function collectMergingSummary(ex: Executor): MergingSummary | null {
     itesCreated: ex.mergeCounters.itesCreated,
     refusedBySimilarity: mp?.refusedBySimilarity ?? 0,
     refusedByIte: mp?.refusedByIte ?? 0,
+    refusedByPointer: mp?.refusedByPointer ?? 0,
     incompatible: mp?.incompatible ?? 0,
     refusedByMultiplicity: mp?.refusedByMultiplicity ?? 0,
     pathMultiplicity: ex.endedMultiplicity,

@@ -39,30 +39,19 @@ export interface LocationOracle<S extends SearchableState> {
    */
   topologicalPosition(s: S): readonly number[];
   /**
-   * Where the state stands and what its hot variables hold (DSM's history entries, paper 001
-   * §4.3): two states may merge when their locations are equal and each value is equal or
-   * null (symbolic) in one of them.
+   * Where the state stands and a hash of its hot variables (DSM's history entries, paper 001
+   * §4.3: h(v) is one mark for every symbolic value): two states may merge only when their
+   * entries are equal (a cheap filter; the full similarity check runs where they meet).
    */
   signature(s: S): MergeSignature;
   /** Whether the state just ended by merging into another (DSM's success statistics). */
   endedByMerge(s: S): boolean;
 }
 
-/** A state's location and the values of its hot variables, null where symbolic. */
+/** A state's location (equal strings: the same instruction of the same call stack) and the hash of its hot variables. */
 export interface MergeSignature {
   readonly location: string;
-  readonly values: readonly (string | number | bigint | null)[];
-}
-
-/** Whether two signatures may belong to similar states (the similarity relation, from the recorded values). */
-export function compatibleSignatures(a: MergeSignature, b: MergeSignature): boolean {
-  if (a.location !== b.location || a.values.length !== b.values.length) return false;
-  for (let i = 0; i < a.values.length; i++) {
-    const x = a.values[i];
-    const y = b.values[i];
-    if (x !== null && y !== null && x !== y) return false;
-  }
-  return true;
+  readonly hash: number;
 }
 
 /** Lexicographic order of topological positions; a prefix (a state not yet in a call) comes first. */
