@@ -47,6 +47,7 @@ import type { CallPathCounts } from './coverage.js';
 import type { RunStatistics } from './stats.js';
 import { nowMs } from '../util/clock.js';
 import { HALT_TIMER_MESSAGE } from '../output/info.js';
+import { runSummary } from './run-summary.js';
 import { jobPath, type WorkSharing } from './parallel/jobs.js';
 import { adoptJobPaths } from './parallel/adopt.js';
 import { Seeding, seedingConflict } from './seeding/seeding.js';
@@ -273,21 +274,7 @@ export class Executor {
     if (this.haltReason !== null) await this.dumpRemainingStates(interrupted ? INTERRUPT_DUMP_BUDGET_MS : Infinity);
     const capSummary = this.memoryCap.summary(this.statesEndedAtMemoryCap);
     if (capSummary !== null) this.message(capSummary);
-    return {
-      instructions: this.instructions,
-      forks: this.forks,
-      completedPaths: this.writer.completedPaths,
-      exploredPaths: this.writer.exploredPaths,
-      generatedTests: this.writer.generatedTests,
-      testsNumbered: this.writer.testsNumbered,
-      errors: this.writer.errors,
-      queries: this.queries,
-      haltReason: this.haltReason,
-      elapsedMs: Date.now() - t0,
-      merging: this.mergingSummary(),
-      coveredInstructions: this.coveredCount,
-      totalInstructions: this.km.instructions.length,
-    };
+    return runSummary(this, Date.now() - t0);
   }
 
   /**
