@@ -46,7 +46,7 @@ import type { Module } from '../ir/module.js';
 import type { CallPathCounts } from './coverage.js';
 import type { RunStatistics } from './stats.js';
 import { nowMs } from '../util/clock.js';
-import { HALT_TIMER_MESSAGE } from '../output/info.js';
+import { RunClock } from './run-clock.js';
 import { runSummary } from './run-summary.js';
 import { jobPath, type WorkSharing } from './parallel/jobs.js';
 import { adoptJobPaths } from './parallel/adopt.js';
@@ -224,8 +224,7 @@ export class Executor {
     const initial = this.createInitialState();
     this.liveStates.add(initial);
     this.ptree = this.keepProcessTree ? new PTree(initial) : null;
-    const maxTimeMs = this.opts.maxTime > 0 ? this.opts.maxTime * 1000 : Infinity;
-    this.timeLimitAt = nowMs() + maxTimeMs;
+    this.clock = new RunClock(this.opts.maxTime, this.opts.maxCpuTime);
     let lastYield = Date.now();
     let interrupted = false;
     let steps = 0;
@@ -240,7 +239,8 @@ export class Executor {
       const now = Date.now();
       if (now - lastYield < 50) return undefined;
       lastYield = now;
-      if (now - t0 >= maxTimeMs) this.halt(HALT_TIMER_MESSAGE);
+      const limit = this.clock.expired();
+      if (limit !== null) this.halt(limit);
       const why = shouldStop();
       if (why !== null) {
         this.halt(why);
@@ -519,12 +519,13 @@ export class Executor {
       this.staticLimits?.recordSolverTime(st, this.currentInst(st), dt);
       // one instruction can ask thousands of queries (a memcpy of symbolic length, a switch,
       // a symbolic function pointer) with no turn of the event loop: its loops stop on halt
-      if (t0 + dt >= this.timeLimitAt) this.halt(HALT_TIMER_MESSAGE);
+      const limit = this.clock.expired(t0 + dt);
+      if (limit !== null) this.halt(limit);
     }
   }
 
-  /** When --max-time runs out (nowMs clock; Infinity without a limit). */
-  private timeLimitAt = Infinity;
+  /** --max-time and --max-cpu-time (set when the run starts). */
+  private clock = new RunClock(0, 0);
 
   evaluate(st: ExecutionState, e: Expr): Validity {
     e = st.memory.solverView(st.constraints.simplify(e));

@@ -30,6 +30,11 @@ export interface EngineOptions {
   seed: number;
   /** Stop after this many seconds (--max-time; 0 = no limit). */
   maxTime: number;
+  /**
+   * Stop after this many seconds of the process's CPU time, user + system (--max-cpu-time;
+   * 0 = no limit; tsklee's: a budget a loaded machine does not shrink, for experiments).
+   */
+  maxCpuTime: number;
   /** Stop after this many instructions (--max-instructions; 0 = no limit). */
   maxInstructions: number;
   /** Stop forking after this many forks (--max-forks; -1 = no limit). */
@@ -265,6 +270,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   search: [],
   seed: 5489,
   maxTime: 0,
+  maxCpuTime: 0,
   maxInstructions: 0,
   maxForks: -1,
   maxDepth: 0,

@@ -88,3 +88,13 @@ int main(void) { unsigned n; klee_make_symbolic(&n, sizeof n, "n"); klee_assume(
     expect(r.ends.some((e) => e.kind === Termination.Interrupted)).toBe(true);
   }, 180_000);
 });
+
+describe('engine: --max-cpu-time', () => {
+  it('halts after the CPU time the run used, whatever the wall clock', async () => {
+    const cpu0 = process.cpuUsage();
+    const r = await runC(`int main(void) { volatile unsigned n = 0; for (;;) n++; }`, { maxCpuTime: 1 });
+    const used = process.cpuUsage(cpu0);
+    expect(r.haltReason).toBe('max-cpu-time exceeded');
+    expect((used.user + used.system) / 1e6).toBeGreaterThanOrEqual(1);
+  }, 120_000);
+});

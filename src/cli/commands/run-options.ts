@@ -48,6 +48,7 @@ const SEARCH_OPTIONS: Table = {
   search: { type: 'string', describe: `searcher, repeatable (interleaved): ${SEARCH_NAMES.join(', ')} (default: random-path + nurs:covnew)`, repeatable: true },
   seed: { type: 'number', describe: `seed of the random choices (default ${DEFAULT_OPTIONS.seed})`, aliases: ['rng-initial-seed'] },
   'max-time': { type: 'string', describe: 'stop after this time (e.g. 30s, 5min); remaining states become tests' },
+  'max-cpu-time': { type: 'string', describe: "stop after this much of the process's CPU time (user + system; e.g. 60s): a budget a loaded machine does not shrink" },
   'max-instructions': { type: 'number', describe: 'stop after this many instructions' },
   'max-forks': { type: 'number', describe: 'stop forking after this many forks' },
   'max-depth': { type: 'number', describe: 'only allow this many symbolic branches per path' },

@@ -56,6 +56,7 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   search?: string | string[];
   seed?: number;
   maxTime?: string;
+  maxCpuTime?: string;
   maxInstructions?: number;
   maxForks?: number;
   maxDepth?: number;
@@ -349,6 +350,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         search: list(argv.search),
         seed: argv.seed,
         maxTime: argv.maxTime !== undefined ? parseTimeSpan(argv.maxTime, 'max-time') : undefined,
+        maxCpuTime: argv.maxCpuTime !== undefined ? parseTimeSpan(argv.maxCpuTime, 'max-cpu-time') : undefined,
         maxInstructions: argv.maxInstructions,
         maxForks: argv.maxForks,
         maxDepth: argv.maxDepth,
