@@ -188,19 +188,18 @@ export class QceSimilarity implements Similarity {
     return ((h & ~1) | star) >>> 0;
   }
 
+  /** Where a cell's object starts: its global's address, or its alloca's (null before the alloca ran or without the global). */
+  private cellBase(regs: readonly Val[], cell: ReturnType<FunctionQce['cell']>): number | null {
+    if (cell.global !== null) return this.ex.km.globalObjects.get(cell.global)?.address ?? null;
+    const r = regs[cell.alloca];
+    return typeof r !== 'number' || r === 0 ? null : r;
+  }
+
   /** A cell's bytes hashed (SYMBOLIC_MARK when a byte is symbolic and !exact; ABSENT_MARK when not allocated). */
   private cellHash(st: ExecutionState, regs: readonly Val[], fq: FunctionQce, v: number, exact: boolean): number {
     const cell = fq.cell(v);
-    let base: number;
-    if (cell.global !== null) {
-      const mo = this.ex.km.globalObjects.get(cell.global);
-      if (mo === undefined) return ABSENT_MARK;
-      base = mo.address;
-    } else {
-      const r = regs[cell.alloca];
-      if (typeof r !== 'number' || r === 0) return ABSENT_MARK;
-      base = r;
-    }
+    const base = this.cellBase(regs, cell);
+    if (base === null) return ABSENT_MARK;
     const node = st.memory.bindingAt(base + cell.offset);
     if (node === null || node.os === null) return ABSENT_MARK;
     const off = base + cell.offset - node.mo.address;
@@ -223,16 +222,8 @@ export class QceSimilarity implements Similarity {
     if (f === undefined) return ABSENT;
     if (!fq.isCell(v)) return observeVal(f.regs[v], exact);
     const cell = fq.cell(v);
-    let base: number;
-    if (cell.global !== null) {
-      const mo = this.ex.km.globalObjects.get(cell.global);
-      if (mo === undefined) return ABSENT;
-      base = mo.address;
-    } else {
-      const r = f.regs[cell.alloca];
-      if (typeof r !== 'number' || r === 0) return ABSENT; // the alloca has not run in this frame yet
-      base = r;
-    }
+    const base = this.cellBase(f.regs, cell);
+    if (base === null) return ABSENT;
     const node = st.memory.bindingAt(base + cell.offset);
     if (node === null || node.os === null) return ABSENT;
     const off = base + cell.offset - node.mo.address;
