@@ -10,8 +10,12 @@
  *   - each count's values come from its own simple constraints (`k ≤ 19`, `k ≠ 0`): a count
  *     without such a bound (or with too many values) is not split, so UNSAT is proved only
  *     over values the query itself allows;
- *   - the counts are assigned depth-first, each constraint that reads only counts checked
- *     by evaluation as soon as its counts have values (cheap pruning: `k1 + k2 + 16 ≥ 21`);
+ *   - the counts are assigned depth-first; a count's values are first narrowed by the
+ *     constraints over counts only whose last count it is, with the earlier counts' values
+ *     put in (interval reasoning: `k2 ≤ 97 − k1`), those that are not intervals evaluated per
+ *     value; the written-cell lemmas (fast-count-lemmas.ts: `k1 + k2 + 9 ≠ 100` where a
+ *     digit would be the terminator) join them; the other constraints are substituted as
+ *     soon as their last count has a value;
  *   - for each full assignment the other constraints are rebuilt with the counts as
  *     constants (memoised per constraint and assignment: the branches of one merged state
  *     ask about the same path condition again and again) and decided by the layer.
@@ -24,6 +28,7 @@ import { builder, collectArrays, Evaluator, ExprKind, FALSE, TRUE, type Expr, ty
 import { analyze } from './fast-analysis.js';
 import { IntervalSet } from './fast-intervals.js';
 import { replaceExprs, type Substitution } from './replace.js';
+import { writtenCellLemmas } from './fast-count-lemmas.js';
 
 /** A model, null (unsatisfiable) or undefined (undecided). */
 export type CaseAnswer = Map<ExprArray, Uint8Array> | null | undefined;
@@ -54,16 +59,30 @@ export function countsOf(exprs: readonly Expr[]): ExprArray[] | null {
  * Decides the conjunction of `exprs` by splitting on the values of `counts` (countsOf);
  * `solveCase` decides a case (a conjunction without counts). Undefined when the split does
  * not apply or does not decide.
+ *
+ * Each count's values are narrowed before they are enumerated: the constraints over counts
+ * only whose last count it is, with the earlier counts' values put in, are mostly interval
+ * constraints on it (`k2 ≤ 97 − k1`: the terminator's lemma; `101 ≤ k1 + 3 + k2`: a bounds
+ * check), so an UNSAT branch over two counts costs one interval per value of the first,
+ * not one evaluation per pair. The other constraints are substituted as soon as their last
+ * count has a value (one that folds to false prunes every later count's values).
  */
 export function splitOnCounts(exprs: readonly Expr[], counts: ExprArray[], solveCase: (exprs: readonly Expr[]) => CaseAnswer): CaseAnswer {
   if (counts.length > MAX_COUNTS) return undefined;
   counts.sort((x, y) => x.id - y.id);
   const { domains, proven } = countDomains(exprs, counts);
   if (domains === null) return undefined;
-  // constraints over counts only, checked at the level of their last count; the others rebuilt per case
+  // constraints over counts only, by their last count; the others rebuilt per case, tried at their last count's level
   const checks: Expr[][] = counts.map(() => []);
+  const checkMasks: number[][] = counts.map(() => []);
+  const early: number[][] = counts.map(() => []);
   const rest: Expr[] = [];
   const masks: number[] = [];
+  const addCheck = (l: Expr): void => {
+    const at = lastCount(l, counts);
+    checks[at]!.push(l);
+    checkMasks[at]!.push(countMask(l, counts));
+  };
   for (const e of exprs) {
     const arrays = collectArrays(e);
     let level = -1;
@@ -73,15 +92,25 @@ export function splitOnCounts(exprs: readonly Expr[], counts: ExprArray[], solve
       if (i < 0) countsOnly = false;
       else level = Math.max(level, i);
     }
-    if (level >= 0 && countsOnly) checks[level]!.push(e);
+    if (level >= 0 && countsOnly) addCheck(e);
     else {
+      if (level >= 0 && level < counts.length - 1) early[level]!.push(rest.length);
       rest.push(e);
       masks.push(countMask(e, counts));
+      if (level >= 0) for (const l of writtenCellLemmas(e)) addCheck(l);
     }
   }
   const model = new Map<ExprArray, Uint8Array>(counts.map((a) => [a, new Uint8Array(a.size)]));
+  // the counts before each level (their buffers shared with model's)
+  const prefixes = counts.map((_, d) => new Map(counts.slice(0, d).map((a) => [a, model.get(a)!])));
   const values: bigint[] = counts.map(() => 0n);
-  const iters = [domains[0]!.values()];
+  const residuals: Expr[][] = counts.map(() => []);
+  const levelValues = (d: number): IterableIterator<bigint> => {
+    const r = narrowed(d, domains[d]!, checks[d]!, checkMasks[d]!, counts, values, prefixes[d]!);
+    residuals[d] = r.residual;
+    return r.set.values();
+  };
+  const iters = [levelValues(0)];
   const order = rest.map((_, i) => i);
   let cases = 0;
   let nodes = 0;
@@ -98,13 +127,15 @@ export function splitOnCounts(exprs: readonly Expr[], counts: ExprArray[], solve
     const a = counts[depth]!;
     values[depth] = next.value;
     writeCount(model.get(a)!, next.value);
-    const checked = checks[depth]!;
-    if (checked.length > 0) {
+    const residual = residuals[depth]!;
+    if (residual.length > 0) {
       const ev = new Evaluator(model);
-      if (!checked.every((e) => ev.isTrue(e))) continue;
+      if (!residual.every((e) => ev.isTrue(e))) continue;
     }
     if (depth < counts.length - 1) {
-      iters.push(domains[++depth]!.values());
+      if (!holds(rest, masks, early[depth]!, values, model)) continue;
+      depth++;
+      iters.push(levelValues(depth));
       continue;
     }
     const one = caseOf(rest, masks, order, values, model);
@@ -119,6 +150,51 @@ export function splitOnCounts(exprs: readonly Expr[], counts: ExprArray[], solve
     for (const c of counts) r.set(c, model.get(c)!.slice());
     return r;
   }
+}
+
+/**
+ * The values of count d allowed by `domain` and by the constraints over counts only whose
+ * last count is d (`checks`), the earlier counts' values put in: each that becomes an interval
+ * constraint on d narrows the set; the others (`residual`, with the earlier values in) are
+ * evaluated per value.
+ */
+function narrowed(d: number, domain: IntervalSet, checks: readonly Expr[], checkMasks: readonly number[], counts: readonly ExprArray[], values: readonly bigint[], prefix: ReadonlyMap<ExprArray, Uint8Array>): { set: IntervalSet; residual: Expr[] } {
+  let set = domain;
+  const residual: Expr[] = [];
+  const before = (1 << d) - 1;
+  for (let j = 0; j < checks.length && !set.isEmpty(); j++) {
+    const e = withCounts(checks[j]!, checkMasks[j]! & before, values, prefix);
+    if (e === TRUE) continue;
+    if (e === FALSE) return { set: IntervalSet.empty(domain.width), residual };
+    const n = narrowBy(set, e, counts[d]!);
+    if (n === null) residual.push(e);
+    else set = n;
+  }
+  return { set, residual };
+}
+
+/** `set` (a count's values) ∩ the values under which e holds when e is an interval constraint on the count; else null. */
+function narrowBy(set: IntervalSet, e: Expr, count: ExprArray): IntervalSet | null {
+  const an = analyze(e);
+  if (an.kind !== 'simple' || an.v.array !== count || an.v.start !== 0) return null;
+  if (an.v.length === 4) return set.intersect(an.set);
+  // about the count's low bytes: exact when the set lies below them (the high bytes are zero)
+  if (an.v.length > 4 || set.isEmpty() || set.max() >= 1n << BigInt(8 * an.v.length)) return null;
+  return set.intersect(an.set.withWidth(set.width));
+}
+
+/** Whether none of rest[i] (i in `which`, every count it reads assigned) folds to false; one that does moves to the front of `which`. */
+function holds(rest: readonly Expr[], masks: readonly number[], which: number[], values: readonly bigint[], model: ReadonlyMap<ExprArray, Uint8Array>): boolean {
+  for (let j = 0; j < which.length; j++) {
+    const i = which[j]!;
+    if (withCounts(rest[i]!, masks[i]!, values, model) !== FALSE) continue;
+    if (j > 0) {
+      which.splice(j, 1);
+      which.unshift(i);
+    }
+    return false;
+  }
+  return true;
 }
 
 /**
@@ -174,6 +250,13 @@ function writeCount(buf: Uint8Array, v: bigint): void {
 }
 
 const memo = new WeakMap<Expr, Map<number, Expr>>();
+
+/** The position in `counts` of the last count e reads (e reads counts only, countsOf's). */
+function lastCount(e: Expr, counts: readonly ExprArray[]): number {
+  let at = 0;
+  for (const a of collectArrays(e)) at = Math.max(at, counts.indexOf(a));
+  return at;
+}
 
 /** Which of the counts e reads, one bit each (0: none). */
 function countMask(e: Expr, counts: readonly ExprArray[]): number {

@@ -92,6 +92,47 @@ describe('count splits', () => {
     expect(fast.computeInitialValues({ constraints: [...q, b.ule(c32(8), sum)], expr: b.bool(true) }, [s, k1, k2])).toBeNull();
     expect(inner.calls).toBe(0);
   });
+
+  /** url.c's shapes at N = 200: a scheme of k1 letters, "://", a host of k2 bytes, a terminator at N. */
+  function twoLoops(n: number) {
+    const s = new ExprArray('s', n + 1);
+    const k1 = freshCount('k1', BigInt(n - 1));
+    const k2 = freshCount('k2', BigInt(n - 5));
+    const str = new UpdateList(s).extend(c32(n), c8(0));
+    const host = b.add(c32(3), b.add(auxValue(k2), auxValue(k1)));
+    // the bounds and the host loop's terminator lemma as stripping leaves them: ¬(1 ≤ n − 2 − k1 ≤ k2)
+    const lemma = b.not(b.and(b.ule(c32(1), b.sub(c32(n - 2), auxValue(k1))), b.ule(b.sub(c32(n - 2), auxValue(k1)), auxValue(k2))));
+    const q = [b.ule(auxValue(k1), c32(n - 1)), b.ule(auxValue(k2), c32(n - 5)), b.ne(auxValue(k1), c32(0)), b.ule(b.add(c32(3), auxValue(k1)), c32(n)), b.eq(b.read(str, auxValue(k1)), c8(58)), lemma];
+    return { s, k1, k2, str, host, q };
+  }
+
+  test('two counts, UNSAT by intervals on the second for each value of the first (not pair by pair)', () => {
+    const { s, k1, k2, host, q } = twoLoops(200);
+    const inner = new RefusingSolver();
+    const fast = new FastSolver(inner);
+    // the bounds check of s[host]: host ≥ 201 is impossible by the lemma (40 000 pairs: beyond the split's budget pair by pair)
+    expect(fast.computeInitialValues({ constraints: [...q, b.ule(c32(201), host)], expr: b.bool(true) }, [s, k1, k2])).toBeNull();
+    const v = fast.computeInitialValues({ constraints: [...q, b.eq(host, c32(150))], expr: b.bool(true) }, [s, k1, k2]);
+    expect(allTrue([...q, b.eq(host, c32(150))], model([s, k1, k2], v!))).toBe(true);
+    expect(inner.calls).toBe(0);
+  });
+
+  test('digits after two counts: each digit is false on the terminator, a lemma on the counts', () => {
+    const { s, k1, k2, str, host, q } = twoLoops(100);
+    const inner = new RefusingSolver();
+    const fast = new FastSolver(inner);
+    // a port loop's 50th iteration: s[host] = ':', s[host + 1 .. host + 50] are digits and host + 51 ≤ 100 fails
+    const digits = [...q, b.eq(b.read(str, host), c8(58))];
+    for (let j = 1; j <= 50; j++) {
+      const d = b.read(str, b.add(c32(j), host));
+      digits.push(b.ule(c8(48), d), b.ule(d, c8(57)));
+    }
+    expect(fast.computeInitialValues({ constraints: [...digits, b.ule(c32(101), b.add(c32(51), host))], expr: b.bool(true) }, [s, k1, k2])).toBeNull();
+    // and with room for them, a model
+    const v = fast.computeInitialValues({ constraints: [...digits, b.ule(host, c32(40))], expr: b.bool(true) }, [s, k1, k2]);
+    expect(allTrue([...digits, b.ule(host, c32(40))], model([s, k1, k2], v!))).toBe(true);
+    expect(inner.calls).toBe(0);
+  });
 });
 
 describe('random count questions agree with z3', () => {
@@ -131,6 +172,44 @@ describe('random count questions agree with z3', () => {
       else expect(allTrue(q, model([s, k], mine))).toBe(true);
     }
     expect(decided).toBeGreaterThan(120);
+    expect(unsat).toBeGreaterThan(5);
+  });
+
+  test('100 questions over two counts and a terminator, 0 disagreements', () => {
+    const rng = new Rng(31);
+    let decided = 0;
+    let unsat = 0;
+    for (let round = 0; round < 100; round++) {
+      const n = 12;
+      const s = new ExprArray('s', n + 1);
+      const k1 = freshCount('k1', BigInt(n));
+      const k2 = freshCount('k2', BigInt(n));
+      const str = new UpdateList(s).extend(c32(n), c8(0));
+      const [v1, v2] = [auxValue(k1), auxValue(k2)];
+      const sum = b.add(v1, v2);
+      const q: Expr[] = [b.ule(v1, c32(1 + rng.int(n))), b.ule(v2, c32(1 + rng.int(n)))];
+      const m = 1 + rng.int(6);
+      for (let j = 0; j < m; j++) {
+        const x = b.read(str, b.add(c32(rng.int(8)), rng.pick([v1, v2, sum])));
+        const v = rng.pick([0, 47, 58, 48]);
+        const c = c32(rng.int(2 * n));
+        q.push(rng.pick([b.eq(x, c8(v)), b.ne(x, c8(v)), b.ule(c8(v), x), b.ule(c, sum), b.ult(sum, c), b.ne(v1, c32(rng.int(4))), b.ule(b.sub(c32(n - rng.int(4)), v1), v2)]));
+      }
+      const fast = new FastSolver(new RefusingSolver());
+      let mine: InitialValues | null | 'undecided';
+      try {
+        mine = fast.computeInitialValues({ constraints: q, expr: b.bool(true) }, [s, k1, k2]);
+      } catch {
+        mine = 'undecided';
+      }
+      const theirs = z3.computeInitialValues({ constraints: q, expr: b.bool(true) }, []);
+      if (mine === 'undecided') continue;
+      decided++;
+      expect(mine === null).toBe(theirs === null);
+      if (mine === null) unsat++;
+      else expect(allTrue(q, model([s, k1, k2], mine))).toBe(true);
+    }
+    expect(decided).toBeGreaterThan(80);
     expect(unsat).toBeGreaterThan(5);
   });
 });
