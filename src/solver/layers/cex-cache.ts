@@ -14,7 +14,8 @@
  *  2. with `cexCacheSuperset`, a SAT superset: its model satisfies every subset;
  *  3. a subset that is UNSAT (more constraints stay unsatisfiable), or — unless
  *     `cexCacheTryAll` — a SAT subset whose model happens to satisfy the key (checked by
- *     evaluating the key under it: cheap and frequently successful);
+ *     evaluating the key under it: cheap and frequently successful; only the constraints
+ *     outside the subset's own key, which its model satisfies already);
  *  4. with `cexCacheTryAll`, every distinct model seen so far, evaluated on the key;
  *  5. when the key holds a disjunction (a merged state's path condition, prefix ∧ (s₁ ∨ s₂)):
  *     the keys with the disjunction replaced by one disjunct's conjuncts, as in 1 and 3 — the
@@ -61,6 +62,8 @@ type Answer = Assignment | null;
 
 interface Entry {
   answer: Answer;
+  /** The key it is stored under: a model answer satisfies each of these constraints. */
+  key: readonly number[];
 }
 
 const EMPTY_MODEL: Assignment = new Map();
@@ -72,6 +75,32 @@ function satisfies(model: Assignment, key: readonly Expr[]): boolean {
   const ev = new Evaluator(model);
   for (const e of key) if (!ev.isTrue(e)) return false;
   return true;
+}
+
+/**
+ * Whether a cached entry's model satisfies `exprs` (sorted by id, no duplicates): only the
+ * constraints outside the entry's own key are evaluated, since the model satisfies that key.
+ * A subset's key is most of a path condition (a merged state's holds ite chains and read
+ * indices over counts), and the new branch condition is what a stale model fails on.
+ */
+function satisfiesBeyond(entry: Entry, exprs: readonly Expr[]): boolean {
+  const model = entry.answer!;
+  const known = entry.key;
+  let ev: Evaluator | null = null;
+  let j = 0;
+  for (const e of exprs) {
+    while (j < known.length && known[j]! < e.id) j++;
+    if (j < known.length && known[j] === e.id) continue;
+    ev ??= new Evaluator(model);
+    if (!ev.isTrue(e)) return false;
+  }
+  return true;
+}
+
+/** exprs sorted by id without duplicates (the order of sortedSet's key). */
+function byId(exprs: readonly Expr[]): Expr[] {
+  const out = [...exprs].sort((a, b) => a.id - b.id);
+  return out.filter((e, i) => i === 0 || out[i - 1]!.id !== e.id);
 }
 
 export class CexCachingSolver implements Solver {
@@ -99,8 +128,8 @@ export class CexCachingSolver implements Solver {
     this.models = new GenerationalMap({ capacity: this.capacity });
   }
 
-  private store(key: readonly number[], entry: Entry): void {
-    this.young.set(key, entry);
+  private store(key: readonly number[], answer: Answer): void {
+    this.young.set(key, { answer, key });
     if (this.young.size < this.capacity) return;
     this.evicted += this.old.size;
     this.old = this.young;
@@ -111,7 +140,7 @@ export class CexCachingSolver implements Solver {
     const y = this.young.get(key);
     if (y !== undefined) return y;
     const o = this.old.get(key);
-    if (o !== undefined) this.store(key, o);
+    if (o !== undefined) this.store(key, o.answer);
     return o;
   }
 
@@ -131,7 +160,7 @@ export class CexCachingSolver implements Solver {
     if (hinted !== undefined) {
       this.lookupHits++;
       const answer = this.intern(hinted);
-      this.store(key, { answer });
+      this.store(key, answer);
       return answer;
     }
     this.lookupMisses++;
@@ -145,7 +174,7 @@ export class CexCachingSolver implements Solver {
       answer = this.intern(m);
       this.opts.hints?.onSolved?.(namedModel(arrays, values));
     }
-    this.store(key, { answer });
+    this.store(key, answer);
     return answer;
   }
 
@@ -166,20 +195,21 @@ export class CexCachingSolver implements Solver {
     const superset = (v: Entry): boolean => v.answer !== null;
     if (this.opts.cexCacheSuperset) found = this.young.findSuperset(key, superset) ?? this.old.findSuperset(key, superset);
     if (found === undefined) {
-      const subset = this.opts.cexCacheTryAll ? (v: Entry): boolean => v.answer === null : (v: Entry): boolean => v.answer === null || satisfies(v.answer, exprs);
+      const sorted = byId(exprs);
+      const subset = this.opts.cexCacheTryAll ? (v: Entry): boolean => v.answer === null : (v: Entry): boolean => v.answer === null || satisfiesBeyond(v, sorted);
       found = this.young.findSubset(key, subset) ?? this.old.findSubset(key, subset);
     }
     if (found === undefined && this.opts.cexCacheTryAll) {
       for (const m of this.models.values()) {
         if (satisfies(m, exprs)) {
-          found = { answer: m };
+          found = { answer: m, key: [] };
           break;
         }
       }
     }
     if (found === undefined) found = this.byDisjuncts(exprs);
     if (found === undefined) return undefined;
-    this.store(key, { answer: found.answer });
+    this.store(key, found.answer);
     return found.answer;
   }
 
@@ -196,6 +226,7 @@ export class CexCachingSolver implements Solver {
     }
     if (disjuncts === null) return undefined;
     const rest = exprs.filter((_, i) => i !== at);
+    const sorted = byId(exprs);
     let allUnsat = true;
     for (const d of disjuncts) {
       const one = rest.slice();
@@ -208,7 +239,7 @@ export class CexCachingSolver implements Solver {
         this.disjunctHits++;
         return exact;
       }
-      const sat = (v: Entry): boolean => v.answer !== null && satisfies(v.answer, exprs);
+      const sat = (v: Entry): boolean => v.answer !== null && satisfiesBeyond(v, sorted);
       const m = this.young.findSubset(key, sat) ?? this.old.findSubset(key, sat);
       if (m !== undefined) {
         this.disjunctHits++;
@@ -219,7 +250,7 @@ export class CexCachingSolver implements Solver {
     }
     if (!allUnsat) return undefined;
     this.disjunctHits++;
-    return { answer: null };
+    return { answer: null, key: [] };
   }
 
   /** Runs one query, counting it as a hit when nothing was asked below. */

@@ -162,6 +162,27 @@ describe('counterexample cache', () => {
     expect(core.count).toBe(1);
   });
 
+  test("a subset's model is checked only on the constraints outside the subset's key", () => {
+    // a core whose model for {x0 < 10} is x0 = 50: wrong, so a check of x0 < 10 would reject it
+    const core = new BruteForceSolver();
+    const lying = Object.assign(Object.create(core) as BruteForceSolver, {
+      computeInitialValues: () => [Uint8Array.of(50, 0)],
+    });
+    const s = new CexCachingSolver(lying);
+    s.computeInitialValues({ constraints: [b.ult(x0, c8(10))], expr: TRUE }, [x]);
+    // {x0 < 10, x0 ≥ 20}: only x0 ≥ 20 is evaluated under the cached model (the key's model is trusted, as an exact hit is)
+    expect(s.computeInitialValues({ constraints: [b.ult(x0, c8(10))], expr: b.uge(x0, c8(20)) }, [x])![0]![0]).toBe(50);
+    // a constraint outside the key that the model fails still goes below
+    const calls: number[] = [];
+    const counting = Object.assign(Object.create(core) as BruteForceSolver, {
+      computeInitialValues: () => (calls.push(1), [Uint8Array.of(3, 0)]),
+    });
+    const t = new CexCachingSolver(counting);
+    t.computeInitialValues({ constraints: [b.ult(x0, c8(10))], expr: TRUE }, [x]);
+    t.computeInitialValues({ constraints: [b.ult(x0, c8(10))], expr: b.uge(x0, c8(5)) }, [x]);
+    expect(calls.length).toBe(2);
+  });
+
   test("a merged path condition: a pre-merge state's model answers, and UNSAT in every disjunct is UNSAT", () => {
     const core = new BruteForceSolver([0, 1, 2, 3, 5, 7]); // three bytes: a restricted domain
     const s = new CexCachingSolver(core);
