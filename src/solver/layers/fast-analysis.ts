@@ -91,25 +91,29 @@ function sameVar(a: Variable, b: Variable): boolean {
 }
 
 /** A width-1 expression as a set of one variable's values, or null. */
-function formula(e: Expr): VarSet | null {
+/** Deepest connective nesting formula() follows (a merged path condition can be an Or chain of thousands: complex). */
+const MAX_FORMULA_DEPTH = 256;
+
+function formula(e: Expr, depth = 0): VarSet | null {
+  if (depth > MAX_FORMULA_DEPTH) return null;
   switch (e.kind) {
     case ExprKind.Not: {
-      const x = formula(e.expr);
+      const x = formula(e.expr, depth + 1);
       return x === null ? null : { v: x.v, set: x.set.complement() };
     }
     case ExprKind.And:
     case ExprKind.Or: {
       if (e.width !== 1) return null;
-      const l = formula(e.left);
+      const l = formula(e.left, depth + 1);
       if (l === null) return null;
-      const r = formula(e.right);
+      const r = formula(e.right, depth + 1);
       if (r === null || !sameVar(l.v, r.v)) return null;
       return { v: l.v, set: e.kind === ExprKind.And ? l.set.intersect(r.set) : l.set.union(r.set) };
     }
     case ExprKind.Eq:
       if (e.left.width === 1) {
         if (e.left.kind !== ExprKind.Constant) return null;
-        const x = formula(e.right);
+        const x = formula(e.right, depth + 1);
         if (x === null) return null;
         return e.left.bv === 1 ? x : { v: x.v, set: x.set.complement() };
       }

@@ -9,34 +9,34 @@
  */
 import { builder, ExprKind, type Expr } from '../../expr/index.js';
 
-/** The disjuncts of a width-1 expression (Or trees, ¬(a ∧ b) as ¬a ∨ ¬b); null when it is not a disjunction. */
+/**
+ * The disjuncts of a width-1 expression (Or trees, ¬(a ∧ b) as ¬a ∨ ¬b); null when it is not a
+ * disjunction. Iterative, left to right: a merged path condition of thousands of states is an
+ * Or chain deeper than the stack.
+ */
 export function disjunctsOf(e: Expr): Expr[] | null {
   if (e.width !== 1) return null;
   if (e.kind !== ExprKind.Or && !(e.kind === ExprKind.Not && e.expr.kind === ExprKind.And)) return null;
   const out: Expr[] = [];
-  const walk = (x: Expr, negated: boolean): void => {
-    if (!negated && x.kind === ExprKind.Or) {
-      walk(x.left, false);
-      walk(x.right, false);
-    } else if (negated && x.kind === ExprKind.And) {
-      walk(x.left, true);
-      walk(x.right, true);
-    } else if (!negated && x.kind === ExprKind.Not && x.expr.kind === ExprKind.And) walk(x.expr, true);
+  const stack: [Expr, boolean][] = [[e, false]];
+  while (stack.length > 0) {
+    const [x, negated] = stack.pop()!;
+    if ((!negated && x.kind === ExprKind.Or) || (negated && x.kind === ExprKind.And)) stack.push([x.right, negated], [x.left, negated]);
+    else if (!negated && x.kind === ExprKind.Not && x.expr.kind === ExprKind.And) stack.push([x.expr, true]);
     else out.push(negated ? builder.not(x) : x);
-  };
-  walk(e, false);
+  }
   return out;
 }
 
-/** Appends the conjuncts of a width-1 expression (And trees, ¬(a ∨ b) as ¬a ∧ ¬b) to `out`. */
+/** Appends the conjuncts of a width-1 expression (And trees, ¬(a ∨ b) as ¬a ∧ ¬b) to `out` (iteratively, left to right). */
 export function conjunctsInto(e: Expr, out: Expr[]): void {
-  if (e.width === 1 && e.kind === ExprKind.And) {
-    conjunctsInto(e.left, out);
-    conjunctsInto(e.right, out);
-  } else if (e.width === 1 && e.kind === ExprKind.Not && e.expr.kind === ExprKind.Or) {
-    conjunctsInto(builder.not(e.expr.left), out);
-    conjunctsInto(builder.not(e.expr.right), out);
-  } else out.push(e);
+  const stack = [e];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (x.width === 1 && x.kind === ExprKind.And) stack.push(x.right, x.left);
+    else if (x.width === 1 && x.kind === ExprKind.Not && x.expr.kind === ExprKind.Or) stack.push(builder.not(x.expr.right), builder.not(x.expr.left));
+    else out.push(x);
+  }
 }
 
 /** Whether some constraint is an And (to flatten) or a disjunction (to split). */
