@@ -18,7 +18,7 @@
  *                                     [--timeout 120 | --cpu-budget 20] [--modes base,cfg,pat] [--out DIR]
  *
  * Writes DIR/quantified.json (every run), DIR/quantified.md (the table) and
- * DIR/quantified.svg (CPU seconds against the bound per program and mode, vega-lite); DIR
+ * DIR/quantified.svg and .png (CPU seconds against the bound per program and mode, vega-lite); DIR
  * defaults to /tmp/tsklee-bench-quantified. Runs one at a time. `--plot-only` redraws the
  * table and the plot from DIR/quantified.json without running anything.
  */
@@ -100,6 +100,7 @@ for (const p of plotOnly ? [] : programs) {
       const cov = tests <= MAX_REPLAY ? lineCoverage(b, out) : own === null ? null : `~${Number(own[1])}`;
       const row = { program: p, bound: n, mode, cpu: times[0] + times[1], wall: times[2], finished: !halted && r.status === 0, tests, paths: paths === null ? null : Number(paths[1]), lineCoverage: cov, load };
       runs.push(row);
+      if (tests > MAX_REPLAY) rmSync(out, { recursive: true, force: true }); // hundreds of thousands of tests: gigabytes
       writeFileSync(join(outDir, 'quantified.json'), JSON.stringify(runs, null, 1));
       process.stderr.write(`${p} N=${n} ${mode}: ${row.cpu.toFixed(2)} s CPU${row.finished ? '' : ' (timeout)'}, ${row.paths} paths, ${tests} tests, ${cov}% lines, load ${load.toFixed(1)}\n`);
     }
@@ -145,5 +146,10 @@ const spec = {
   },
 };
 const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });
-writeFileSync(join(outDir, 'quantified.svg'), await view.toSVG());
-process.stderr.write(`plot: ${join(outDir, 'quantified.svg')}\n`);
+const svg = await view.toSVG();
+writeFileSync(join(outDir, 'quantified.svg'), svg);
+// and as PNG for the README (docs/quantified.png): resvg, as src/experiment/plots.ts renders
+const { Resvg } = (await import('@resvg/resvg-js')).default;
+const png = new Resvg(svg, { fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' }, background: 'white' }).render().asPng();
+writeFileSync(join(outDir, 'quantified.png'), png);
+process.stderr.write(`plot: ${join(outDir, 'quantified.svg')}, ${join(outDir, 'quantified.png')}\n`);
