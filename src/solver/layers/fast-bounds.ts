@@ -30,6 +30,9 @@ const UNKNOWN_BOOL: Bound = { lo: 0n, hi: 1n };
 const TRUE_B: Bound = { lo: 1n, hi: 1n };
 const FALSE_B: Bound = { lo: 0n, hi: 0n };
 
+/** Deepest nesting bound() follows. */
+const MAX_DEPTH = 1000;
+
 function full(w: number): Bound {
   return { lo: 0n, hi: (1n << BigInt(w)) - 1n };
 }
@@ -82,6 +85,8 @@ function bitLength(v: bigint): number {
 /** Bounds of expressions under byte ranges; one instance per set of ranges (memoised). */
 export class BoundsEvaluator {
   private readonly memo = new Map<Expr, Bound>();
+  /** Nesting of bound() calls now. */
+  private depth = 0;
   /** Nodes visited (the search's cost measure). */
   visited = 0;
 
@@ -90,10 +95,17 @@ export class BoundsEvaluator {
   bound(e: Expr): Bound {
     const known = this.memo.get(e);
     if (known !== undefined) return known;
+    // a merged path condition of thousands of states is an Or chain deeper than the stack: give up there (the full range is always a bound)
+    if (this.depth >= MAX_DEPTH) return full(e.width);
     this.visited++;
-    const b = this.compute(e);
-    this.memo.set(e, b);
-    return b;
+    this.depth++;
+    try {
+      const b = this.compute(e);
+      this.memo.set(e, b);
+      return b;
+    } finally {
+      this.depth--;
+    }
   }
 
   /** False for sure (a width-1 expression). */
