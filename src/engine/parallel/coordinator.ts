@@ -1,12 +1,17 @@
 /**
- * The main thread of `tsklee run --jobs N`: starts N worker threads (thread-worker.ts), which
- * write their tests into the one output directory (numbered from a shared counter; their
+ * The main thread of `tsklee run --jobs N`: runs worker 0 itself (thread-worker.ts's runWorker,
+ * on the program this thread loaded: no isolate to start, compile and collect for it) and
+ * starts up to N-1 worker threads as start-policy.ts allows: one more each time the run has
+ * used --jobs-start-after of CPU per worker running and has a state to give, at most one per
+ * core (a short run stays on worker 0 and costs what a single run does). The workers write
+ * their tests into the one output directory (numbered from a shared counter; their
  * exit-status lines are merged into exit-status.txt at the end; worker 0 writes run.stats,
- * run.istats and coverage.lcov from every worker's counts, which pass through here), and balances the work: when a worker runs dry it asks the busiest one (most live states) for
+ * run.istats and coverage.lcov from every worker's counts, which pass through here), and this
+ * balances the work: when a worker runs dry it asks the busiest one (most live states) for
  * its shallowest state, as a path prefix with a model of its path condition (jobs.ts), and hands it over. When every worker is dry
  * and no hand-over is under way, the exploration is complete and the workers are told to end.
  *
- * Each worker is a thread running the CLI's bundle (loaded through the launcher, so from the
+ * Each worker thread runs the CLI's bundle (loaded through the launcher, so from the
  * same V8 code cache as the main thread), with its own solver chain and copy of the program;
  * the embedded z3 is compiled here once and shared (its machine code too). Every model a
  * worker's backend finds passes through here to the other workers, as hints for their
@@ -97,8 +102,11 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
   let jobsMoved = 0;
   /** Worker 0's answer once it wrote the statistics files. */
   let coverageInfo: string | null = null;
-  // compiled here once (tens of ms, mostly off the thread): the workers share its machine code
-  const z3Module = p.backend === 'z3' ? await sharedZ3Module() : undefined;
+  // compiled here once (tens of ms, mostly off the thread): the workers share its machine code;
+  // when they start one by one, only once one is started (worker 0 loads z3 only if it asks z3)
+  let z3Module = p.backend === 'z3' && p.startAfterCpuMs === 0 ? await sharedZ3Module() : undefined;
+  /** A worker thread about to start (waiting for z3's module): the run is not over. */
+  let pendingStart = false;
 
   const send = (i: number, m: ToWorker): void => threads[i]!.postMessage(m);
   const finishIdle = (): void => {
@@ -129,7 +137,7 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
       served.add(dry);
       Atomics.store(shared, requestSlot(best), 1);
     }
-    if (asked.size === 0 && idle.size + finished.size === threads.length) finishIdle();
+    if (asked.size === 0 && !pendingStart && idle.size + finished.size === threads.length) finishIdle();
   };
 
   let timer: NodeJS.Timeout | null = null;
@@ -258,10 +266,30 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
     if (p.startAfterCpuMs === 0) while (threads.length < n) startWorker();
     /** One more worker once the run has lasted long enough for it, and has a state to give it. */
     const maybeStartWorker = (): void => {
-      if (threads.length >= policy.limit || stopping || failure !== null) return;
+      if (pendingStart || threads.length >= policy.limit || stopping || failure !== null) return;
       const used = process.cpuUsage(cpuAtStart);
       if ((used.user + used.system) / 1000 < threads.length * p.startAfterCpuMs) return;
-      for (let w = 0; w < threads.length; w++) if (!finished.has(w) && shared[liveSlot(w)]! >= 2) return startWorker();
+      let work = false;
+      for (let w = 0; w < threads.length; w++) if (!finished.has(w) && shared[liveSlot(w)]! >= 2) work = true;
+      if (!work) return;
+      pendingStart = true;
+      const module = p.backend === 'z3' && z3Module === undefined ? sharedZ3Module() : Promise.resolve(z3Module);
+      module.then(
+        (m) => {
+          z3Module = m;
+          pendingStart = false;
+          if (!stopping && failure === null) startWorker();
+          balance();
+        },
+        (e: unknown) => {
+          // as a worker's failure: every running worker stops, and the run reports it
+          pendingStart = false;
+          failure ??= `z3: ${e instanceof Error ? e.message : String(e)}`;
+          stopping = true;
+          Atomics.store(shared, STOP_FLAG, 1);
+          balance();
+        },
+      );
     };
     timer = setInterval(() => {
       const why = p.shouldStop();
