@@ -9,7 +9,8 @@
  *   node scripts/bench-jobs.mjs [--jobs 1,2,4,2all,4all] [--repeat 3] [--programs paths,strparse,concrete,trivial,paths-work,cut]
  *
  * `Nall` runs --jobs=N --jobs-start-after=0 (every worker at once, beyond the cores too: how
- * --jobs ran before workers started only when they pay); plain N uses tsklee's default policy.
+ * --jobs ran before workers started only when they pay), `N@T` --jobs=N --jobs-start-after=T;
+ * plain N uses tsklee's default policy.
  *
  * Runs are interleaved (every program × jobs once, then again), one at a time, output on
  * /dev/shm. Wall time is the median; CPU is user + system of the whole process (GNU time), the
@@ -30,8 +31,8 @@ const arg = (name, dflt) => {
   return i < 0 ? dflt : process.argv[i + 1];
 };
 const jobsList = arg('jobs', '1,2,4').split(',');
-for (const j of jobsList) if (!/^\d+(all)?$/.test(j)) {
-  process.stderr.write(`bench-jobs: bad --jobs entry '${j}' (N or Nall)\n`);
+for (const j of jobsList) if (!/^\d+(all|@[\d.]+(ms|s))?$/.test(j)) {
+  process.stderr.write(`bench-jobs: bad --jobs entry '${j}' (N, Nall or N@TIME)\n`);
   process.exit(2);
 }
 const repeat = Number(arg('repeat', '3'));
@@ -63,8 +64,8 @@ function compile(name) {
 function once(name, bc, spec) {
   const p = PROGRAMS[name];
   const jobs = Number.parseInt(spec, 10);
-  const policy = spec.endsWith('all') ? ['--jobs-start-after=0'] : [];
-  const out = join(work, `out-${name}-${spec}`);
+  const policy = spec.endsWith('all') ? ['--jobs-start-after=0'] : spec.includes('@') ? [`--jobs-start-after=${spec.split('@')[1]}`] : [];
+  const out = join(work, `out-${name}-${spec.replace('@', '-')}`);
   rmSync(out, { recursive: true, force: true });
   const timeFile = join(work, 'time.txt');
   const t0 = process.hrtime.bigint();
@@ -112,7 +113,7 @@ for (const n of names) {
     const w = median(xs.map((x) => x.wall));
     const walls = xs.map((x) => x.wall);
     lines.push(
-      `| ${PROGRAMS[n].label ?? `${n}.c`} | ${j.endsWith('all') ? `${Number.parseInt(j, 10)}, all at once` : j} | ${[...new Set(xs.map((x) => x.started))].join('/')} | ${[...new Set(xs.map((x) => x.paths))].join('/')} | ${[...new Set(xs.map((x) => x.tests))].join('/')} | ${w.toFixed(2)} (${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)}) | ${(base / w).toFixed(2)}× | ${(xs[0].paths / w).toFixed(0)} | ${median(xs.map((x) => x.cpu)).toFixed(2)} | ${median(xs.map((x) => x.instructions))} | ${median(xs.map((x) => x.moved))} | ${median(xs.map((x) => x.queries))} |`,
+      `| ${PROGRAMS[n].label ?? `${n}.c`} | ${j.endsWith('all') ? `${Number.parseInt(j, 10)}, all at once` : j.includes('@') ? `${Number.parseInt(j, 10)}, start after ${j.split('@')[1]}` : j} | ${[...new Set(xs.map((x) => x.started))].join('/')} | ${[...new Set(xs.map((x) => x.paths))].join('/')} | ${[...new Set(xs.map((x) => x.tests))].join('/')} | ${w.toFixed(2)} (${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)}) | ${(base / w).toFixed(2)}× | ${(xs[0].paths / w).toFixed(0)} | ${median(xs.map((x) => x.cpu)).toFixed(2)} | ${median(xs.map((x) => x.instructions))} | ${median(xs.map((x) => x.moved))} | ${median(xs.map((x) => x.queries))} |`,
     );
   }
 }
