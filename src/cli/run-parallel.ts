@@ -101,7 +101,7 @@ export async function runParallel(s: ParallelRunSetup): Promise<void> {
       formatInfoHeader({ argv: commandLine, pid: process.pid, start, searcher: r.searcher }) +
         formatInfoFooter({ start, end: new Date(), haltReason: r.haltReason ?? undefined, done }) +
         r.coverageInfo +
-        `tsklee: parallel exploration: ${r.started} worker${r.started === 1 ? "" : "s"}${r.notStarted !== null ? ` (of --jobs=${s.jobs}: ${r.notStarted})` : ''}, ${r.jobsMoved} states handed over, ${r.testsNumbered} tests numbered\n` +
+        `tsklee: parallel exploration: ${r.started} worker${r.started === 1 ? '' : 's'}${r.notStarted !== null ? ` (of --jobs=${s.jobs}: ${r.notStarted})` : ''}, ${r.jobsMoved} states handed over, ${r.testsNumbered} tests numbered\n` +
         perWorker,
     );
     process.stderr.write(formatDoneSummary(done).replace(/^KLEE: /gm, 'tsklee: '));
