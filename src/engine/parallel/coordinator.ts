@@ -109,6 +109,8 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
   const models: ToWorker[] = [];
   /** A worker thread about to start (waiting for z3's module): the run is not over. */
   let pendingStart = false;
+  /** The run used the CPU for one more worker, which did not start for want of a state to give. */
+  let lastedLongEnough = false;
 
   const send = (i: number, m: ToWorker): void => threads[i]!.postMessage(m);
   const finishIdle = (): void => {
@@ -275,10 +277,12 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
       if (pendingStart || threads.length >= policy.limit || stopping || failure !== null) return;
       const used = process.cpuUsage(cpuAtStart);
       if ((used.user + used.system) / 1000 < threads.length * p.startAfterCpuMs) return;
+      lastedLongEnough = true;
       let work = false;
       for (let w = 0; w < threads.length; w++) if (!finished.has(w) && shared[liveSlot(w)]! >= 2) work = true;
       if (!work) return;
       pendingStart = true;
+      lastedLongEnough = false;
       const module = p.backend === 'z3' && z3Module === undefined ? sharedZ3Module() : Promise.resolve(z3Module);
       module.then(
         (m) => {
@@ -335,7 +339,14 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
     haltReason: workers.find((w) => w.haltReason !== null)?.haltReason ?? null,
     jobsMoved,
     started: threads.length,
-    notStarted: threads.length === n ? null : threads.length === policy.limit ? policy.why : `the run ended before it used ${p.startAfterCpuMs * threads.length} ms of CPU`,
+    notStarted:
+      threads.length === n
+        ? null
+        : threads.length === policy.limit
+          ? policy.why
+          : lastedLongEnough
+            ? `no state to hand over after ${p.startAfterCpuMs * threads.length} ms of CPU`
+            : `the run ended before it used ${p.startAfterCpuMs * threads.length} ms of CPU`,
   };
 }
 
