@@ -110,7 +110,7 @@ describe('paged object states (copy-on-write per 4 KiB page)', () => {
         }
       }
     };
-    for (let step = 0; step < 500; step++) {
+    for (let step = 0; step < 300; step++) {
       const [f, p] = pairs[int(pairs.length)]!;
       const both = (fn: (os: ObjectState) => void): void => {
         fn(f);
