@@ -436,7 +436,8 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
             pc++;
             continue;
           }
-          const pg = os.ownPage(off >>> PAGE_SHIFT);
+          let pg = os.pages![off >>> PAGE_SHIFT]!;
+          if (pg.epoch !== os.epoch) pg = os.ownPage(off >>> PAGE_SHIFT);
           view = pg.view;
           bytes = pg.bytes;
         }
