@@ -52,7 +52,7 @@ describe('paged object states (copy-on-write per 4 KiB page)', () => {
   });
 
   it('fills whole pages with shared pages and keeps symbolic bytes per page', () => {
-    const os = new ObjectState(5 * PAGE_SIZE + 10, 1);
+    const os = new ObjectState(PAGED_MIN + 5 * PAGE_SIZE + 10, 1);
     os.fillConcrete(100, 3 * PAGE_SIZE, 0xab);
     expect(os.read8(99)).toBe(0);
     expect(os.read8(100)).toBe(0xab);
