@@ -6,11 +6,12 @@
 //
 //   node scripts/bench-cc.mjs --tarball /path/bc_1.07.1.orig.tar.gz [--runs 3] [--make-jobs 1]
 //     [--make-args 'MAKEINFO=true']   (bc's docs need makeinfo, which the machine may lack)
-//     [--configure-args '--disable-nls'] [--configs clang,bash,node]   (which builds to time)
+//     [--configure-args '--disable-nls'] [--configs clang,bash,node,bash-conf]   (which builds to time)
 //
 // Configurations: clang-19; bin/tsklee cc (the bash front end); the Node driver
 // (TSKLEE_CC_VERBOSE=1 makes bin/tsklee-cc hand every step to Node; its command echo is
-// dropped). Prints a Markdown table.
+// dropped); bash-conf: the bash front end with TSKLEE_CC_CONFIGURE_ONLY=1 for configure only.
+// Prints a Markdown table.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,6 +37,8 @@ const ALL_CONFIGS = {
   clang: { name: 'clang-19', cc: 'clang-19', env: {} },
   bash: { name: 'tsklee cc (bash front end)', cc: `${TSKLEE} cc`, env: {} },
   node: { name: 'tsklee cc (Node driver)', cc: `${TSKLEE} cc`, env: { TSKLEE_CC_VERBOSE: '1' } },
+  // gllvm's WLLVM_CONFIGURE_ONLY: configure with clang alone, make with bitcode
+  'bash-conf': { name: 'tsklee cc, TSKLEE_CC_CONFIGURE_ONLY=1 for configure', cc: `${TSKLEE} cc`, env: {}, configureEnv: { TSKLEE_CC_CONFIGURE_ONLY: '1' } },
 };
 const configs = values.configs.split(',').map((k) => {
   if (!(k in ALL_CONFIGS)) throw new Error(`--configs: '${k}' is not one of ${Object.keys(ALL_CONFIGS).join(', ')}`);
@@ -58,7 +61,7 @@ for (let i = 0; i < runs; i++) {
     const work = mkdtempSync(join(tmpdir(), 'tsklee-bench-cc-'));
     spawnSync('tar', ['xf', values.tarball, '-C', work], { stdio: 'inherit' });
     const src = join(work, readdirSync(work)[0]);
-    r.configure.push(timed(`./configure CC="${r.cc}" ${values['configure-args']}`, src, r.env));
+    r.configure.push(timed(`./configure CC="${r.cc}" ${values['configure-args']}`, src, { ...r.env, ...(r.configureEnv ?? {}) }));
     r.make.push(timed(`make -j${values['make-jobs']} ${values['make-args']}`, src, r.env));
     rmSync(work, { recursive: true, force: true });
   }

@@ -10,10 +10,13 @@
  *   timeout  tsklee did not finish within its budget (counted, not a disagreement)
  *   fail-both the native program died of a signal and tsklee reported an error (at -O2 clang
  *            turns a loop it proves endless, undefined in C11, into `unreachable`)
- *   ub       the native program exited, and tsklee reached an `unreachable` instruction on every
- *            path: clang compiled undefined behaviour it proved (an endless loop without side
- *            effects) into `unreachable`, and the native code runs off the end of the function
- *            into whatever follows (seed 1002 at clang-19 -O2: exit 132, no output)
+ *   ub       the program is undefined, so no answer is wrong: the native program exited, and
+ *            tsklee reached an `unreachable` instruction on every path (clang compiled undefined
+ *            behaviour it proved, an endless loop without side effects, into `unreachable`, and
+ *            the native code runs off the end of the function into whatever follows: seed 1002
+ *            at clang-19 -O2, exit 132, no output); or the two differ and the native build with
+ *            -fsanitize=undefined reports undefined behaviour (seed 1361 at clang-19 -O0
+ *            --float: a float constant out of uint8_t's range)
  *   skip     the program is unusable: csmith or clang failed, or the native run used more
  *            than a second of CPU (csmith programs may loop for hours; tsklee interprets
  *            ~7 M LLVM instructions per second, so a second of native work is minutes of its)
@@ -112,9 +115,30 @@ export function runTsklee(bc, outDir, args, timeoutMs) {
 
 /**
  * Compares tsklee with the native program on one source; resolves to
- * { verdict, detail, nativeMs?, tskleeMs? }.
+ * { verdict, detail, nativeMs?, tskleeMs? }. A difference in a program UBSan finds undefined
+ * is `ub`, not `differ`: such a program has no one right answer (csmith's float mode assigns
+ * out-of-range float constants to integers, which clang folds to poison and the native code
+ * stores as whatever a register held).
  */
 export async function checkProgram(src, mode, dir, o = {}) {
+  const outcome = await compareProgram(src, mode, dir, o);
+  if (outcome.verdict !== 'differ') return outcome;
+  const ub = await undefinedBehaviour(src, mode, dir);
+  return ub === null ? outcome : { ...outcome, verdict: 'ub', detail: `${outcome.detail}; undefined: ${ub}` };
+}
+
+/** The first UBSan report of the native program built with -fsanitize=undefined, or null. */
+export async function undefinedBehaviour(src, mode, dir) {
+  const exe = join(dir, `ubsan-${modeName(mode)}`);
+  const b = await run(clang(mode.clang), [...nativeFlags(mode), '-fsanitize=undefined', src, '-o', exe], { timeoutMs: 120_000, nice: true });
+  if (b.status !== 0) return null;
+  const env = { ...process.env, UBSAN_OPTIONS: 'print_stacktrace=0:halt_on_error=1' };
+  const r = await run('prlimit', [`--cpu=${4 * NATIVE_CPU_S}:${4 * NATIVE_CPU_S + 1}`, exe], { timeoutMs: NATIVE_WALL_MS, env });
+  const m = /runtime error: (.*)/.exec(r.stderr);
+  return m === null ? null : m[1].trim();
+}
+
+async function compareProgram(src, mode, dir, o) {
   const timeoutMs = o.timeoutMs ?? 120_000;
   const native = await runNative(src, mode, dir);
   if (!native.ok && native.crashed === undefined) return { verdict: 'skip', detail: native.why };

@@ -181,6 +181,12 @@ function linkStep(cc: Cc, p: ParsedArgs): number {
   return 0;
 }
 
+/** `TSKLEE_CC_CONFIGURE_ONLY` set (not empty, not 0): clang alone, as asked. */
+export function configureOnly(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = env.TSKLEE_CC_CONFIGURE_ONLY;
+  return v !== undefined && v !== '' && v !== '0';
+}
+
 /** `tsklee cc [--clang=PATH] [clang args]`; returns the exit status. */
 export function runCc(argv: string[]): number {
   let explicitClang: string | undefined;
@@ -192,6 +198,8 @@ export function runCc(argv: string[]): number {
   if (args.length === 0) throw new UsageError("cc: no arguments (usage: tsklee cc [--clang=PATH] CLANG-ARGS...; e.g. CC='tsklee cc' make)");
   const cc = new Cc(findToolchain(explicitClang), process.env.TSKLEE_CC_VERBOSE === '1');
   try {
+    // gllvm's WLLVM_CONFIGURE_ONLY: while configure runs, no bitcode (nobody reads its tests')
+    if (configureOnly()) return cc.exec(cc.tools.clang, [...args, ...runtimeInclude()]);
     const p = parseClangArgs(args);
     switch (p.mode) {
       case 'compile':

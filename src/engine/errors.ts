@@ -83,6 +83,7 @@ export const Msg = {
   externalCall: (name: string): string => `failed external call: ${name}`,
   assumeFalse: 'invalid klee_assume call (provably false)',
   inlineAsm: 'inline assembly is unsupported',
+  divOverflow: 'divide overflow (the quotient does not fit: x86 #DE)',
   concretizedSize: 'concretized symbolic size',
   halting: 'Execution halting.',
   maxDepth: 'max-depth exceeded.',

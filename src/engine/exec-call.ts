@@ -15,7 +15,10 @@ import { StackFrame, type ExecutionState } from './state.js';
 import type { CallTarget, KFunction, KInst } from './prepare/kinst.js';
 import { Msg, Termination } from './errors.js';
 import { allocSite, readAt, resolveAccess, writeAt } from './exec-memory.js';
-import { toUNum, type Scalar, type Val } from './values.js';
+import { fromExpr, toExpr, toUNum, type Scalar, type Val } from './values.js';
+import { compileAsm, runAsm, type AsmProgram } from './inline-asm.js';
+import { checkError } from './exec-arith.js';
+import { intWidth } from './scalar.js';
 
 /** Arguments of a call instruction, in order. */
 export function callArgs(st: ExecutionState, ki: KInst): Val[] {
@@ -211,10 +214,12 @@ export function execCallIndirect(ex: Executor, st: ExecutionState, ki: KInst): v
 }
 
 /**
- * Inline assembly: empty templates (compiler barriers), and `cpuid` as <cpuid.h> emits it
+ * Inline assembly: empty templates (compiler barriers); `cpuid` as <cpuid.h> emits it
  * (a struct of eax, ebx, ecx, edx), answered as by a CPU that reports no leaf at all: so
  * `__get_cpuid` fails and programs take their portable code (coreutils' wc and cksum skip
- * AVX2/PCLMUL) — the one answer that holds for every machine a test may be replayed on.
+ * AVX2/PCLMUL) — the one answer that holds for every machine a test may be replayed on;
+ * and x86-64 integer templates (longlong.h's umul_ppmm, udiv_qrnnd, add_ssaaaa, …), lifted
+ * to expressions by inline-asm.ts.
  */
 export function execCallAsm(ex: Executor, st: ExecutionState, ki: KInst): void {
   const asm = ki.aux as InlineAsm;
@@ -224,7 +229,36 @@ export function execCallAsm(ex: Executor, st: ExecutionState, ki: KInst): void {
     ex.bindLocal(st, ki, [0, 0, 0, 0]);
     return;
   }
-  ex.terminateOnError(st, Msg.inlineAsm, Termination.Execution);
+  const prog = liftedAsm(ki, asm);
+  if (typeof prog === 'string') {
+    ex.warningOnce(`asm:${asm.asm}`, `inline assembly not supported (${prog}): ${JSON.stringify(asm.asm)}`);
+    ex.terminateOnError(st, Msg.inlineAsm, Termination.Execution);
+    return;
+  }
+  const call = ki.inst as CallInst;
+  const args = callArgs(st, ki).map((v, i) => toExpr(v as Scalar, intWidth(call.ops[i]!.type)));
+  let target: ExecutionState | null = st;
+  const out = runAsm(prog, args, {
+    check(bad, kind) {
+      target = kind === 'div-zero' ? checkError(ex, target!, bad, Msg.divByZero, 'div.err') : checkError(ex, target!, bad, Msg.divOverflow, 'overflow.err');
+      return target !== null;
+    },
+  });
+  if (out === null || target === null) return;
+  const vals = out.map(fromExpr);
+  if (ki.dest >= 0) ex.bindLocal(target, ki, ki.inst.type.isStruct() ? vals : vals[0]!);
+}
+
+const LIFTED = new WeakMap<KInst, AsmProgram | string>();
+
+function liftedAsm(ki: KInst, asm: InlineAsm): AsmProgram | string {
+  let p = LIFTED.get(ki);
+  if (p === undefined) {
+    const call = ki.inst as CallInst;
+    const argTypes = Array.from({ length: call.argCount }, (_, i) => call.ops[i]!.type);
+    LIFTED.set(ki, (p = compileAsm(asm, argTypes, ki.inst.type)));
+  }
+  return p;
 }
 
 /** `cpuid`, alone or between the `xchg` that save %rbx, giving four i32 registers. */

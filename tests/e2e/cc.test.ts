@@ -116,6 +116,32 @@ test.each([
   expect(dis.stdout).toContain('!DISubprogram(name: "twice"');
 });
 
+test.each([
+  ['the Node driver', TSKLEE_CC, 'conf-only'],
+  ['the bash front end (bin/tsklee cc)', BIN_CC, 'conf-only-bash'],
+])('TSKLEE_CC_CONFIGURE_ONLY=1 (gllvm\'s WLLVM_CONFIGURE_ONLY): configure runs clang alone, make builds the bitcode (%s)', (_name, cc, name) => {
+  const proj = join(dir, name);
+  mkdirSync(proj);
+  for (const [name, text] of Object.entries(PROJECT)) writeFileSync(join(proj, name), text);
+  chmodSync(join(proj, 'configure'), 0o755);
+  const conf = sh('./configure', [], proj, { CC: cc, TSKLEE_CC_CONFIGURE_ONLY: '1' });
+  expect(conf.code).toBe(0);
+  expect(readFileSync(join(proj, 'config.h'), 'utf8')).toContain('HAVE_STRING_H');
+  // the same compile and link as configure's, by hand: objects and programs without bitcode
+  writeFileSync(join(proj, 'probe.c'), 'int main(void) { return 3; }\n');
+  const [tool, ...pre] = cc.split(' ');
+  expect(sh(tool!, [...pre, '-c', 'probe.c', '-o', 'probe.o'], proj, { TSKLEE_CC_CONFIGURE_ONLY: '1' }).code).toBe(0);
+  expect(existsSync(join(proj, '.probe.o.bc'))).toBe(false);
+  expect(readElfSection(join(proj, 'probe.o'), '.llvm_bc')).toBeUndefined();
+  expect(sh(tool!, [...pre, 'probe.c', '-o', 'probe'], proj, { TSKLEE_CC_CONFIGURE_ONLY: '1' }).code).toBe(0);
+  expect(sh(join(proj, 'probe'), [], proj).code).toBe(3);
+  expect(existsSync(join(proj, 'probe.bc'))).toBe(false);
+  // "0" or empty is off: make (with CC from config.mk) builds the program and its bitcode
+  const make = sh('make', [], proj, { TSKLEE_CC_CONFIGURE_ONLY: '0' });
+  expect(make.code).toBe(0);
+  expect(definedFunctions(join(proj, 'greet.bc'))).toEqual(['main', 'twice', 'util_len']);
+});
+
 test('the bash front end: its errors and hand-overs are the Node driver\'s', () => {
   const d = join(dir, 'bash-errors');
   mkdirSync(d);

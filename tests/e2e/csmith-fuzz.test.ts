@@ -7,7 +7,8 @@
  * cvttsd2si result natively, which tsklee computes). Seed 306 at -O2 has a loop clang proves
  * endless (undefined in C11) and compiles main to `unreachable`: the native build dies of
  * SIGSEGV and tsklee must report the error (verdict fail-both); seed 1002's native build runs off
- * the end of such a main and exits 132 (verdict ub). Longer runs: `npm run fuzz -- --seeds 1..2000 …` (README).
+ * the end of such a main and exits 132 (verdict ub); seed 1361 (--float) stores an out-of-range
+ * float constant to a uint8_t, so the two differ and UBSan finds it undefined (verdict ub). Longer runs: `npm run fuzz -- --seeds 1..2000 …` (README).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -56,6 +57,12 @@ describe('csmith programs: tsklee agrees with the native build', () => {
     const r = spawnSync(process.execPath, [SCRIPT, '--seeds', '1002', '--jobs', '1', '--out', out, '--opt', '2'], { encoding: 'utf8', timeout: 300_000 });
     expect(r.stdout).toMatch(/seed 1002: ub native exited with 132; tsklee test000001\.exec\.err: reached "unreachable" instruction$/m);
     expect(r.stdout).toMatch(/100\.0 % agree/);
+    expect(r.status).toBe(0);
+  }, 300_000);
+
+  it('-O0 --float seed 1361: an out-of-range float constant stored to a uint8_t (poison in the IR); the two differ, UBSan finds the program undefined (verdict ub)', () => {
+    const r = spawnSync(process.execPath, [SCRIPT, '--seeds', '1361', '--jobs', '1', '--out', out, '--opt', '0', '--float'], { encoding: 'utf8', timeout: 300_000 });
+    expect(r.stdout).toMatch(/seed 1361: ub stdout: tsklee "checksum = [0-9A-F]+", native "checksum = [0-9A-F]+"; undefined: .* is outside the range of representable values of type 'unsigned char'$/m);
     expect(r.status).toBe(0);
   }, 300_000);
 });
