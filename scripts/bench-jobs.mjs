@@ -6,7 +6,11 @@
  * paths) and a coreutils-style program (fixtures/coreutils/cut.c with symbolic arguments and
  * stdin).
  *
- *   node scripts/bench-jobs.mjs [--jobs 1,2,4] [--repeat 3] [--programs paths,strparse,concrete,trivial,paths-work,cut]
+ *   node scripts/bench-jobs.mjs [--jobs 1,2,4,2all,4all] [--repeat 3] [--programs paths,strparse,concrete,trivial,paths-work,cut]
+ *
+ * `Nall` runs --jobs=N --jobs-start-after=0 (every worker at once, beyond the cores too: how
+ * --jobs ran before workers started only when they pay), `N@T` --jobs=N --jobs-start-after=T;
+ * plain N uses tsklee's default policy.
  *
  * Runs are interleaved (every program × jobs once, then again), one at a time, output on
  * /dev/shm. Wall time is the median; CPU is user + system of the whole process (GNU time), the
@@ -26,7 +30,11 @@ const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
   return i < 0 ? dflt : process.argv[i + 1];
 };
-const jobsList = arg('jobs', '1,2,4').split(',').map(Number);
+const jobsList = arg('jobs', '1,2,4').split(',');
+for (const j of jobsList) if (!/^\d+(all|@[\d.]+(ms|s))?$/.test(j)) {
+  process.stderr.write(`bench-jobs: bad --jobs entry '${j}' (N, Nall or N@TIME)\n`);
+  process.exit(2);
+}
 const repeat = Number(arg('repeat', '3'));
 const names = arg('programs', 'paths,strparse,concrete,trivial,paths-work,cut').split(',');
 const work = existsSync('/dev/shm') ? '/dev/shm/tsklee-bench-jobs' : '/tmp/tsklee-bench-jobs';
@@ -53,13 +61,15 @@ function compile(name) {
   return bc;
 }
 
-function once(name, bc, jobs) {
+function once(name, bc, spec) {
   const p = PROGRAMS[name];
-  const out = join(work, `out-${name}-${jobs}`);
+  const jobs = Number.parseInt(spec, 10);
+  const policy = spec.endsWith('all') ? ['--jobs-start-after=0'] : spec.includes('@') ? [`--jobs-start-after=${spec.split('@')[1]}`] : [];
+  const out = join(work, `out-${name}-${spec.replace('@', '-')}`);
   rmSync(out, { recursive: true, force: true });
   const timeFile = join(work, 'time.txt');
   const t0 = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, TSKLEE, 'run', '--search=dfs', `--jobs=${jobs}`, `--output-dir=${out}`, ...(p.opts ?? []), bc, ...p.args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, TSKLEE, 'run', '--search=dfs', `--jobs=${jobs}`, ...policy, `--output-dir=${out}`, ...(p.opts ?? []), bc, ...p.args], { encoding: 'utf8', maxBuffer: 1 << 28 });
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.status !== 0) throw new Error(`${name} --jobs=${jobs}: exit ${r.status}: ${r.stderr.slice(-400)}`);
   const [user, sys] = readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
@@ -67,10 +77,11 @@ function once(name, bc, jobs) {
   const paths = Number(/KLEE: done: completed paths = (\d+)/.exec(info)[1]);
   const tests = Number(/KLEE: done: generated tests = (\d+)/.exec(info)[1]);
   const moved = Number(/(\d+) states handed over/.exec(info)?.[1] ?? 0);
+  const started = Number(/parallel exploration: (\d+) worker/.exec(info)?.[1] ?? 1);
   const instructions = Number(/KLEE: done: total instructions = (\d+)/.exec(info)[1]);
   const queries = Number(/KLEE: done: total queries = (\d+)/.exec(info)[1]);
   rmSync(out, { recursive: true, force: true });
-  return { wall, cpu: user + sys, paths, tests, moved, instructions, queries };
+  return { wall, cpu: user + sys, paths, tests, moved, instructions, queries, started };
 }
 
 const median = (xs) => {
@@ -86,14 +97,14 @@ for (let r = 0; r < repeat; r++) {
     for (const j of jobsList) {
       const x = once(n, bcs[n], j);
       (results[`${n}/${j}`] ??= []).push(x);
-      process.stderr.write(`${n} --jobs=${j} #${r + 1}: ${x.wall.toFixed(2)} s wall, ${x.cpu.toFixed(2)} s CPU, ${x.paths} paths, ${x.tests} tests, ${x.moved} handed over, ${x.queries} backend queries\n`);
+      process.stderr.write(`${n} --jobs=${j} #${r + 1}: ${x.wall.toFixed(2)} s wall, ${x.cpu.toFixed(2)} s CPU, ${x.started} started, ${x.paths} paths, ${x.tests} tests, ${x.moved} handed over, ${x.queries} backend queries\n`);
     }
   }
   loads.push(loadavg()[0]);
 }
 const lines = [
-  '| program | workers | paths | tests | wall s (median, min–max) | speed-up | paths/s | CPU s | instructions | states handed over | backend queries |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  '| program | --jobs | workers started | paths | tests | wall s (median, min–max) | speed-up | paths/s | CPU s | instructions | states handed over | backend queries |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 ];
 for (const n of names) {
   const base = median(results[`${n}/1`]?.map((x) => x.wall) ?? [NaN]);
@@ -102,7 +113,7 @@ for (const n of names) {
     const w = median(xs.map((x) => x.wall));
     const walls = xs.map((x) => x.wall);
     lines.push(
-      `| ${PROGRAMS[n].label ?? `${n}.c`} | ${j} | ${[...new Set(xs.map((x) => x.paths))].join('/')} | ${[...new Set(xs.map((x) => x.tests))].join('/')} | ${w.toFixed(2)} (${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)}) | ${(base / w).toFixed(2)}× | ${(xs[0].paths / w).toFixed(0)} | ${median(xs.map((x) => x.cpu)).toFixed(2)} | ${median(xs.map((x) => x.instructions))} | ${median(xs.map((x) => x.moved))} | ${median(xs.map((x) => x.queries))} |`,
+      `| ${PROGRAMS[n].label ?? `${n}.c`} | ${j.endsWith('all') ? `${Number.parseInt(j, 10)}, all at once` : j.includes('@') ? `${Number.parseInt(j, 10)}, start after ${j.split('@')[1]}` : j} | ${[...new Set(xs.map((x) => x.started))].join('/')} | ${[...new Set(xs.map((x) => x.paths))].join('/')} | ${[...new Set(xs.map((x) => x.tests))].join('/')} | ${w.toFixed(2)} (${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)}) | ${(base / w).toFixed(2)}× | ${(xs[0].paths / w).toFixed(0)} | ${median(xs.map((x) => x.cpu)).toFixed(2)} | ${median(xs.map((x) => x.instructions))} | ${median(xs.map((x) => x.moved))} | ${median(xs.map((x) => x.queries))} |`,
     );
   }
 }

@@ -7,7 +7,7 @@
 import { resolve, dirname } from 'node:path';
 import { createOutputDir, formatDoneSummary, formatInfoFooter, formatInfoHeader, type RunDoneStats } from '../output/index.js';
 import type { EngineOptions } from '../engine/options.js';
-import type { RuntimeChoice } from '../engine/prepare/runtime.js';
+import type { LoadedProgram, RuntimeChoice } from '../engine/prepare/runtime.js';
 import type { SolverBackendName, SolverOptions } from '../solver/index.js';
 import type { StatsFilesSetup } from '../engine/parallel/protocol.js';
 import { exploreInParallel, ParallelExplorationError } from '../engine/parallel/coordinator.js';
@@ -26,6 +26,10 @@ export interface ParallelRunSetup {
   /** The run's end for solver checks (--max-time plus a grace), as the single-thread run's. */
   solverStopAt?: number;
   statsFiles: StatsFilesSetup;
+  /** The program as this thread loaded it (worker 0 runs here, on it). */
+  loaded: LoadedProgram;
+  /** --jobs-start-after, in ms of CPU (0: every worker at once). */
+  startAfterCpuMs: number;
   /** Told the output directory's path once it exists (the caller's errors name it). */
   onOutputDir?: (path: string) => void;
 }
@@ -75,6 +79,8 @@ export async function runParallel(s: ParallelRunSetup): Promise<void> {
       ...(s.solverStopAt !== undefined ? { solverStopAt: s.solverStopAt } : {}),
       statsFiles: s.statsFiles,
       shouldStop: () => interrupted,
+      loaded: s.loaded,
+      startAfterCpuMs: s.startAfterCpuMs,
       onLog: (line, kind) => process.stderr.write(kind === 'print' ? `${line}\n` : `tsklee: ${line}\n`),
     });
     const sum = (f: (w: (typeof r.workers)[number]) => number): number => r.workers.reduce((a, w) => a + f(w), 0);
@@ -95,7 +101,7 @@ export async function runParallel(s: ParallelRunSetup): Promise<void> {
       formatInfoHeader({ argv: commandLine, pid: process.pid, start, searcher: r.searcher }) +
         formatInfoFooter({ start, end: new Date(), haltReason: r.haltReason ?? undefined, done }) +
         r.coverageInfo +
-        `tsklee: parallel exploration: ${s.jobs} workers, ${r.jobsMoved} states handed over, ${r.testsNumbered} tests numbered\n` +
+        `tsklee: parallel exploration: ${r.started} worker${r.started === 1 ? '' : 's'}${r.notStarted !== null ? ` (of --jobs=${s.jobs}: ${r.notStarted})` : ''}, ${r.jobsMoved} states handed over, ${r.testsNumbered} tests numbered\n` +
         perWorker,
     );
     process.stderr.write(formatDoneSummary(done).replace(/^KLEE: /gm, 'tsklee: '));

@@ -547,8 +547,8 @@ function rmw(ex: Executor, st: ExecutionState, op: RMWOp, t: Type, old: Val, v: 
 
 /** Copy `n` bytes from one object state to another (memcpy/memmove core; overlap-safe). */
 export function copyBytes(dst: ObjectState, dOff: number, src: ObjectState, sOff: number, n: number): void {
-  if (src.kinds === null && dst.kinds === null && dst.ul === null && src !== dst) {
-    dst.bytes.set(src.bytes.subarray(sOff, sOff + n), dOff);
+  if (src.nonConcrete === 0 && dst.nonConcrete === 0 && dst.ul === null && src !== dst) {
+    dst.setConcrete(dOff, src.concreteBytes(sOff, n));
     return;
   }
   const tmp: (number | Expr)[] = [];

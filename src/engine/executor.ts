@@ -237,7 +237,7 @@ export class Executor {
     const poll = (): Promise<void> | undefined => {
       if ((++steps & 15) === 0) this.checkMemory();
       const now = Date.now();
-      if (now - lastYield < 50) return undefined;
+      if (now - lastYield < this.yieldEveryMs) return undefined;
       lastYield = now;
       const limit = this.clock.expired();
       if (limit !== null) this.halt(limit);
@@ -744,6 +744,8 @@ export class Executor {
 
   /** Set before run() by a parallel exploration (--jobs); null in a run of its own. */
   workSharing: WorkSharing | null = null;
+  /** How often the run loop lets the event loop turn (ms): shorter where it shares its thread with --jobs' coordinator. */
+  yieldEveryMs = 50;
   /** An untouched copy of the initial state: each adopted job starts from a copy of it. */
   private pristine: ExecutionState | null = null;
 

@@ -12,6 +12,7 @@ import type { Executor } from './executor.js';
 import { icmpConcrete } from './scalar.js';
 import { execSlow } from './dispatch.js';
 import { fromExpr, wideFromBig, type Val } from './values.js';
+import { PAGE_MASK, PAGE_SHIFT, PAGE_SIZE } from '../memory/pages.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const TWO32 = 0x1_0000_0000;
@@ -358,7 +359,7 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
         if (os === null) break;
         const off = p - node.mo.address;
         if (off + ki.w > os.size) break;
-        if (os.kinds !== null) {
+        if (os.nonConcrete !== 0) {
           // symbolic contents at a constant offset: no resolution, no fork; an i8 (a character
           // of a symbolic string) is its byte, without the general path's closure
           if (ki.w2 === MemKind.Small && ki.imm === 0xff) {
@@ -368,24 +369,38 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
           pc++;
           continue;
         }
-        const view = os.view;
+        let view = os.view;
+        let bytes = os.bytes;
+        let o = off;
+        if (view === null) {
+          // a paged object (memory/pages.ts): the access within one page, else byte by byte
+          o = off & PAGE_MASK;
+          if (o + ki.w > PAGE_SIZE) {
+            regs[ki.dest] = ex.km.io.read(os, off, ki.aux as import('../ir/types.js').Type);
+            pc++;
+            continue;
+          }
+          const pg = os.pages![off >>> PAGE_SHIFT]!;
+          view = pg.view;
+          bytes = pg.bytes;
+        }
         switch (ki.w2) {
           case MemKind.Small:
             regs[ki.dest] =
-              ki.w === 1 ? os.bytes[off]! & ki.imm : ki.w === 2 ? view.getUint16(off, true) & ki.imm : (view.getUint32(off, true) & ki.imm) >>> 0;
+              ki.w === 1 ? bytes![o]! & ki.imm : ki.w === 2 ? view.getUint16(o, true) & ki.imm : (view.getUint32(o, true) & ki.imm) >>> 0;
             break;
           case MemKind.I64: {
-            const lo = view.getUint32(off, true);
-            const hi = view.getInt32(off + 4, true);
+            const lo = view.getUint32(o, true);
+            const hi = view.getInt32(o + 4, true);
             // numbers only for |v| ≤ 2^53 − 1 (values.ts): −2^53 itself (hi = −2^21, lo = 0) is a bigint
-            regs[ki.dest] = hi > -0x200000 && hi < 0x200000 ? hi * TWO32 + lo : wideFromBig(view.getBigInt64(off, true));
+            regs[ki.dest] = hi > -0x200000 && hi < 0x200000 ? hi * TWO32 + lo : wideFromBig(view.getBigInt64(o, true));
             break;
           }
           case MemKind.F32:
-            regs[ki.dest] = view.getFloat32(off, true);
+            regs[ki.dest] = view.getFloat32(o, true);
             break;
           case MemKind.F64:
-            regs[ki.dest] = view.getFloat64(off, true);
+            regs[ki.dest] = view.getFloat64(o, true);
             break;
           default:
             regs[ki.dest] = ex.km.io.read(os, off, ki.aux as import('../ir/types.js').Type);
@@ -404,30 +419,45 @@ export function interpret(ex: Executor, st: ExecutionState, budget: number): num
         const off = p - node.mo.address;
         if (off + ki.w > os.size) break;
         if (os.owner !== as.cowKey) os = as.writeable(node); // copy-on-write after a fork
-        if (typeof v === 'object' || os.kinds !== null || os.ul !== null) {
+        if (typeof v === 'object' || os.nonConcrete !== 0 || os.ul !== null) {
           // a symbolic value, or an object with symbolic bytes: byte-level write
           ex.km.io.write(os, off, ki.aux as import('../ir/types.js').Type, v);
           pc++;
           continue;
         }
-        const view = os.view;
+        let view = os.view;
+        let bytes = os.bytes;
+        let o = off;
+        if (view === null) {
+          // a paged object: its page, copied first if shared with another state's copy
+          o = off & PAGE_MASK;
+          if (o + ki.w > PAGE_SIZE) {
+            ex.km.io.write(os, off, ki.aux as import('../ir/types.js').Type, v);
+            pc++;
+            continue;
+          }
+          let pg = os.pages![off >>> PAGE_SHIFT]!;
+          if (pg.epoch !== os.epoch) pg = os.ownPage(off >>> PAGE_SHIFT);
+          view = pg.view;
+          bytes = pg.bytes;
+        }
         switch (ki.w2) {
           case MemKind.Small:
-            if (ki.w === 1) os.bytes[off] = v as number;
-            else if (ki.w === 2) view.setUint16(off, v as number, true);
-            else view.setUint32(off, v as number, true);
+            if (ki.w === 1) bytes![o] = v as number;
+            else if (ki.w === 2) view.setUint16(o, v as number, true);
+            else view.setUint32(o, v as number, true);
             break;
           case MemKind.I64:
             if (typeof v === 'number') {
-              view.setUint32(off, v >>> 0, true);
-              view.setInt32(off + 4, Math.floor(v / TWO32), true);
-            } else view.setBigInt64(off, v as bigint, true);
+              view.setUint32(o, v >>> 0, true);
+              view.setInt32(o + 4, Math.floor(v / TWO32), true);
+            } else view.setBigInt64(o, v as bigint, true);
             break;
           case MemKind.F32:
-            view.setFloat32(off, v as number, true);
+            view.setFloat32(o, v as number, true);
             break;
           case MemKind.F64:
-            view.setFloat64(off, v as number, true);
+            view.setFloat64(o, v as number, true);
             break;
           default:
             ex.km.io.write(os, off, ki.aux as import('../ir/types.js').Type, v);

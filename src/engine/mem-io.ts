@@ -261,8 +261,9 @@ export class MemIO {
   /** Load at a symbolic 32-bit offset. */
   readSym(os: ObjectState, off: Expr, t: Type): Val {
     os.recordSymbolicAccess(this.dl.typeStoreSize(t));
-    if (this.arrayValueChoice && os.kinds === null && os.size <= MAX_OPTIMIZED_SIZE) {
-      return this.fromBytes(t, (i) => valueChoice(os.bytes, builder.add(off, constantFromBV(i, 32))), 0);
+    const flat = os.bytes;
+    if (this.arrayValueChoice && os.nonConcrete === 0 && flat !== null && os.size <= MAX_OPTIMIZED_SIZE) {
+      return this.fromBytes(t, (i) => valueChoice(flat, builder.add(off, constantFromBV(i, 32))), 0);
     }
     return this.fromBytes(t, (i) => os.read8Sym(builder.add(off, constantFromBV(i, 32))), 0);
   }

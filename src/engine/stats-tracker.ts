@@ -125,14 +125,14 @@ export class StatsTracker {
     return { ...ownCounts(this.ex, this.stats), row: this.row() };
   }
 
-  /** The counts the files are written from: the executor's, plus the other workers' when there are any. */
-  counts(): RunCounts {
-    const own = ownCounts(this.ex, this.stats);
+  /** The counts the files are written from: the executor's, plus the other workers' when there are any (`withStates`: with statesAt). */
+  counts(withStates = true): RunCounts {
+    const own = ownCounts(this.ex, this.stats, withStates);
     return this.peers.size === 0 ? own : sumCounts(own, this.peers.values());
   }
 
   /** Instructions covered (CoveredInstructions), over all workers. */
-  coveredInstructions(counts: RunCounts = this.counts()): number {
+  coveredInstructions(counts: RunCounts = this.counts(false)): number {
     return this.coverage.coveredInstructions(counts.covered, counts.coveredCount);
   }
 
@@ -142,7 +142,7 @@ export class StatsTracker {
     const model = this.coverage;
     const stats = this.stats;
     const us = (ms: number): number => Math.round(ms * 1000);
-    const counts = this.counts();
+    const counts = this.counts(false);
     const coveredInstructions = this.coveredInstructions(counts);
     const branches = model.branchCounts(counts.edgeTaken);
     const q = this.queryTotals();

@@ -61,4 +61,4 @@ export { Evaluator, evaluate, evaluateBV, evaluateBool, evaluateExpr, type Assig
 export { printKQuery } from './kquery.js';
 export { ARRAY_SORT, ArrayNamer, bvLiteral, smtLibTerm, smtSort, toSmtLib2, type SmtLibOptions, type SmtLibScript } from './smtlib.js';
 export { collectArrays, collectArraysOf, dagSize } from './utils.js';
-export { walkDag, successors, type Vertex, type WalkOptions } from './traverse.js';
+export { walkDag, successors, dagLargerThan, type Vertex, type WalkOptions } from './traverse.js';

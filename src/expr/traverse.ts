@@ -72,3 +72,21 @@ export function walkDag(roots: Iterable<Vertex>, opts: WalkOptions): void {
     }
   }
 }
+
+/** Whether the DAG under `root` has more than `limit` distinct vertices (a walk of at most limit + 1). */
+export function dagLargerThan(root: Vertex, limit: number): boolean {
+  const seen = new Set<Vertex>([root]);
+  const stack: Vertex[] = [root];
+  const succ: Vertex[] = [];
+  while (stack.length > 0) {
+    succ.length = 0;
+    successors(stack.pop()!, succ);
+    for (const c of succ) {
+      if (seen.has(c)) continue;
+      if (seen.size >= limit) return true;
+      seen.add(c);
+      stack.push(c);
+    }
+  }
+  return false;
+}

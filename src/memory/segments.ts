@@ -10,7 +10,6 @@
  *
  * Context resolution (§3.4) and segment reuse (§3.5) live here too.
  */
-import { UpdateList } from '../expr/array.js';
 import type { Expr } from '../expr/expr.js';
 import { MemoryObject, ObjectKind, type SegmentPart } from './memory-object.js';
 import type { ResolveOracle } from './model.js';
@@ -117,9 +116,7 @@ function mergeObjects(mem: RelocatableMemory, nodes: readonly PNode[], site: num
   const init = cached?.array?.constantValues ?? null;
   if (init !== null) {
     // the other state's segment array: the same contents give the same update list, so the same queries
-    os.bytes.set(init);
-    os.ul = new UpdateList(cached!.array!, null);
-    os.unflushed = new Uint8Array(size);
+    os.initFromArray(cached!.array!);
     run.stats.reusedSegments++;
   }
   for (const s of sources) {

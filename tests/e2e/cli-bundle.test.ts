@@ -205,7 +205,7 @@ describe('the bundled CLI', () => {
     const fake = join(dir, 'fake-node');
     mkdirSync(fake, { recursive: true });
     writeFileSync(join(fake, 'node'), '#!/bin/sh\necho "threshold=${MALLOC_MMAP_THRESHOLD_-unset}"\n', { mode: 0o755 });
-    const env = { ...process.env, PATH: `${fake}:${process.env.PATH ?? ''}` };
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${fake}:${process.env.PATH ?? ''}` };
     delete env.MALLOC_MMAP_THRESHOLD_;
     const bin = join(ROOT, 'bin', 'tsklee');
     expect(spawnSync(bin, ['--version'], { encoding: 'utf8', env }).stdout).toBe('threshold=131072\n');

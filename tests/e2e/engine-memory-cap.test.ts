@@ -11,7 +11,11 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { compileProgram, readOutDir, TSKLEE, type OutDir } from '../support/tsklee-cli.js';
 
-/** 256 paths, each owning a 1 MiB buffer it writes after every fork: ~256 MB in all (breadth-first, all alive at once), then ~10 000 instructions each. */
+/**
+ * 256 paths, each owning a 1 MiB buffer it writes after every fork: ~256 MB in all
+ * (breadth-first, all alive at once), then ~10 000 instructions each. The writes touch every
+ * 4 KiB page, since forked states share the pages neither wrote (memory/pages.ts).
+ */
 const MEMORY_HOG = `#include <klee/klee.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +27,7 @@ int main(void) {
   int n = 0;
   for (int i = 0; i < 8; i++) {
     if (in[i] > 'm') n += 1 << i;
-    buf[i * 4096] = (char)n;
+    for (int p = 0; p < 256; p++) buf[p * 4096 + i] = (char)n;
   }
   // work after the forks, so that states live long enough for the cap to end some
   for (int j = 0; j < 1000; j++) buf[8 * 4096 + (j & 4095)] += (char)j;

@@ -47,7 +47,8 @@ describe('tsklee run --jobs', () => {
   it('explores the same paths with three workers, tests numbered once, each replaying to its ending', () => {
     const one = tsklee(['run', '--search=dfs', '--output-dir=one', bc], dir);
     expect(one.code).toBe(0);
-    const three = tsklee(['run', '--search=dfs', '--jobs', '3', '--output-dir=three', bc], dir);
+    // every worker at once (beyond the cores too): the hand-overs are what this checks
+    const three = tsklee(['run', '--search=dfs', '--jobs', '3', '--jobs-start-after=0', '--output-dir=three', bc], dir);
     expect(three.code).toBe(0);
     const a = readOutDir(join(dir, 'one'));
     const b = readOutDir(join(dir, 'three'));
@@ -92,6 +93,28 @@ describe('tsklee run --jobs', () => {
       if (status === '-') expect(r).toMatch(/: error: /);
       else expect(r).toBe(`${test}.ktest: exit ${status}`);
     }
+  });
+
+  it('starts one more worker only once the run has lasted long enough, and says so in info', () => {
+    // a few paths, well under a second of CPU: worker 0 (in the main thread) does it all
+    const small = compileProgram(dir, 'small', '#include <klee/klee.h>\nint main(void) { int x; klee_make_symbolic(&x, sizeof x, "x"); return x > 0 ? (x > 9 ? 2 : 1) : (x < -9 ? 3 : 0); }\n');
+    const lazy = tsklee(['run', '--jobs', '2', '--output-dir=lazy', small], dir);
+    expect(lazy.code).toBe(0);
+    const info = readOutDir(join(dir, 'lazy')).read('info');
+    const numbered = /parallel exploration: 1 worker \(of --jobs=2: the run ended before it used 1000 ms of CPU\), 0 states handed over, (\d+) tests numbered/.exec(info);
+    expect(numbered).not.toBeNull();
+    expect(Number(numbered![1])).toBeGreaterThanOrEqual(2);
+    expect(info).toContain(`KLEE: done: completed paths = ${numbered![1]}\n`);
+    expect(info).not.toMatch(/worker 1:/);
+    // a worker started later (after 50 ms of CPU) joins in: the same paths as one worker
+    const later = tsklee(['run', '--search=dfs', '--jobs', '2', '--jobs-start-after=50ms', '--output-dir=later', bc], dir);
+    expect(later.code).toBe(0);
+    const b = readOutDir(join(dir, 'later'));
+    expect(b.read('info')).toMatch(/parallel exploration: 2 workers, \d+ states handed over/);
+    expect(b.done.completed).toBe(readOutDir(join(dir, 'one')).done.completed);
+    const bad = tsklee(['run', '--jobs', '2', '--jobs-start-after=soon', small], dir);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe("tsklee: error: --jobs-start-after: invalid time span 'soon' (e.g. 30, 30s, 5min, 1h)\n");
   });
 
   it('refuses what a parallel exploration cannot do, in one line', () => {

@@ -50,7 +50,8 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'tsklee-jobs-stats-'));
   compileProgram(dir, 'prog', PROGRAM);
   for (const [out, jobs] of [['one', '1'], ['two', '2']] as const) {
-    const r = tsklee(['run', '--search=dfs', `--jobs=${jobs}`, '--stats-write-interval=0.2s', '--istats-write-interval=0.2s', `--output-dir=${out}`, 'prog.bc'], dir);
+    // both workers from the start (a short run would otherwise stay on worker 0)
+    const r = tsklee(['run', '--search=dfs', `--jobs=${jobs}`, '--jobs-start-after=0', '--stats-write-interval=0.2s', '--istats-write-interval=0.2s', `--output-dir=${out}`, 'prog.bc'], dir);
     if (r.code !== 0) throw new Error(`--jobs=${jobs}: ${r.stderr}`);
   }
 }, 120_000);
@@ -145,7 +146,7 @@ describe('tsklee run --jobs: coverage and statistics', () => {
 
   it('a run stopped by --max-time still writes rows over time and the files, with every worker counted', async () => {
     compileProgram(dir, 'endless', ENDLESS_PROGRAM);
-    const r = tsklee(['run', '--search=dfs', '--jobs=2', '--max-time=2s', '--stats-write-interval=0.25s', '--output-dir=timed', 'endless.bc'], dir);
+    const r = tsklee(['run', '--search=dfs', '--jobs=2', '--jobs-start-after=0', '--max-time=2s', '--stats-write-interval=0.25s', '--output-dir=timed', 'endless.bc'], dir);
     expect(r.code).toBe(0);
     const s = await readRunStats(join(dir, 'timed', 'run.stats'));
     expect(s.rows.length).toBeGreaterThanOrEqual(4);

@@ -62,7 +62,8 @@ const SEARCH_OPTIONS: Table = {
   'use-merge': { type: 'boolean', describe: "merge the states of a klee_open_merge/klee_close_merge region (KLEE's --use-merge)" },
   'use-incomplete-merge': { type: 'boolean', describe: 'with --use-merge: states at klee_close_merge do not wait for the whole region (prefer its states near the mean distance, else release the waiting ones)' },
   'debug-log-incomplete-merge': { type: 'boolean', describe: "log --use-incomplete-merge's decisions to messages.txt" },
-  jobs: { type: 'number', describe: 'explore with N worker threads (default 1): path prefixes handed to idle workers, tests numbered once in one output directory; run.stats/run.istats/coverage.lcov are not written then' },
+  jobs: { type: 'number', describe: 'explore with up to N workers (default 1): path prefixes handed to idle workers, tests numbered once in one output directory; worker 0 runs in the main thread, the others start as --jobs-start-after says, at most one per core' },
+  'jobs-start-after': { type: 'string', describe: 'with --jobs: one more worker starts each time the run has used this much CPU per worker running (default 1s) and has a state to hand over; 0 starts all N at once, beyond the cores too' },
 };
 
 // ---------------------------------------------------------------- checks and errors

@@ -122,6 +122,7 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   quantifierFallback?: string;
   quantifierFallbackTime?: string;
   jobs?: number;
+  jobsStartAfter?: string;
 }
 
 const ARRAY_ENCODINGS = ['backend', 'axioms'] as const;
@@ -244,6 +245,12 @@ function withRunOptions(y: Argv<GlobalArgs>): Argv<GlobalArgs> {
 
 /** How long a solver query may run on past --max-time before it is stopped. */
 const MAX_TIME_GRACE_MS = 5000;
+/**
+ * --jobs: CPU seconds of the run per worker running before one more starts (one more costs
+ * ~1–2.5 s of CPU: its isolate's start-up, JIT and replays; a run that has lasted this long is
+ * taken to last about as long again).
+ */
+const DEFAULT_JOBS_START_AFTER_S = 1;
 
 export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
   command: 'run <input> [args..]',
@@ -316,6 +323,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       const refused = parallelRefusals(argv as unknown as Record<string, unknown>);
       if (refused !== null) throw new UsageError(refused);
     }
+    const startAfterCpuMs = Math.round(1000 * (argv.jobsStartAfter !== undefined ? parseTimeSpan(argv.jobsStartAfter, 'jobs-start-after') : DEFAULT_JOBS_START_AFTER_S));
     const fallbackTime = argv.quantifierFallbackTime !== undefined ? parseTimeSpan(argv.quantifierFallbackTime, 'quantifier-fallback-time') : 10;
     let solver: Solver | undefined;
     let coreP: Promise<Solver> | undefined;
@@ -388,7 +396,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       if (jobs > 1) {
         const load = { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none', userMain: posixRuntime ? argv.entryPoint : undefined };
         const statsFiles = { cmd: input, lcovName: basename(input).replace(/\.[^.]*$/, ''), commitEvery: argv.statsCommitAfter, relocationColumns: argv.addressing === 'relocatable' };
-        await runParallel({ jobs, input, bitcode: resolve(bcPath), outputDir: argv.outputDir, load, engine: opts, backend: backendName, solver: solverOpts, statsFiles, ...(stopAt !== undefined ? { solverStopAt: stopAt } : {}), onOutputDir: (p) => (outPath = p) });
+        await runParallel({ jobs, input, bitcode: resolve(bcPath), outputDir: argv.outputDir, load, engine: opts, backend: backendName, solver: solverOpts, statsFiles, loaded, startAfterCpuMs, ...(stopAt !== undefined ? { solverStopAt: stopAt } : {}), onOutputDir: (p) => (outPath = p) });
         return;
       }
       const core = (await coreP)!;

@@ -232,6 +232,12 @@ function mergeMemory(a: ExecutionState, b: ExecutionState, choose: (x: Expr, y: 
     const osb = y.os;
     let w: typeof osa | null = null;
     for (let i = 0; i < osa.size; i++) {
+      // pages both copies still share are equal without reading them
+      const same = osa.sharedSpan(osb, i);
+      if (same > 0) {
+        i += same - 1;
+        continue;
+      }
       const p = osa.read8(i);
       const q = osb.read8(i);
       if (p === q) continue;

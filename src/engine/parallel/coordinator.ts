@@ -1,19 +1,24 @@
 /**
- * The main thread of `tsklee run --jobs N`: starts N worker threads (thread-worker.ts), which
- * write their tests into the one output directory (numbered from a shared counter; their
+ * The main thread of `tsklee run --jobs N`: runs worker 0 itself (thread-worker.ts's runWorker,
+ * on the program this thread loaded: no isolate to start, compile and collect for it) and
+ * starts up to N-1 worker threads as start-policy.ts allows: one more each time the run has
+ * used --jobs-start-after of CPU per worker running and has a state to give, at most one per
+ * core (a short run stays on worker 0 and costs what a single run does). The workers write
+ * their tests into the one output directory (numbered from a shared counter; their
  * exit-status lines are merged into exit-status.txt at the end; worker 0 writes run.stats,
- * run.istats and coverage.lcov from every worker's counts, which pass through here), and balances the work: when a worker runs dry it asks the busiest one (most live states) for
+ * run.istats and coverage.lcov from every worker's counts, which pass through here), and this
+ * balances the work: when a worker runs dry it asks the busiest one (most live states) for
  * its shallowest state, as a path prefix with a model of its path condition (jobs.ts), and hands it over. When every worker is dry
  * and no hand-over is under way, the exploration is complete and the workers are told to end.
  *
- * Each worker is a thread running the CLI's bundle (loaded through the launcher, so from the
+ * Each worker thread runs the CLI's bundle (loaded through the launcher, so from the
  * same V8 code cache as the main thread), with its own solver chain and copy of the program;
  * the embedded z3 is compiled here once and shared (its machine code too). Every model a
  * worker's backend finds passes through here to the other workers, as hints for their
  * counterexample caches (a shared cache, in effect: cut.c at 4 workers asked the backend
  * 142–154 times without, 12–15 with, 18 at 1 worker).
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import type { OutputDir } from '../../output/output-dir.js';
 import { writeFileAtomic } from '../../output/ktest.js';
@@ -23,6 +28,9 @@ import { packageRoot } from '../../util/package-root.js';
 import { emptyProfile } from './profile.js';
 import { sharedZ3Module } from '../../solver/index.js';
 import { exitStatusPart, liveSlot, requestSlot, sharedInts, STOP_FLAG, TEST_COUNTER, type FromWorker, type ToWorker, type WorkerSetup, type WorkerSummary } from './protocol.js';
+import type { LoadedProgram } from '../prepare/runtime.js';
+import { runWorker } from './thread-worker.js';
+import { startPolicy } from './start-policy.js';
 
 export interface ParallelSetup extends Omit<WorkerSetup, 'index' | 'shared' | 'outDir'> {
   jobs: number;
@@ -30,6 +38,13 @@ export interface ParallelSetup extends Omit<WorkerSetup, 'index' | 'shared' | 'o
   onLog: (line: string, kind: 'message' | 'warning' | 'error' | 'print') => void;
   /** Polled every 50 ms: a reason stops every worker (Ctrl-C). */
   shouldStop: () => string | null;
+  /** The program as the main thread loaded it: worker 0 runs in the main thread on it. */
+  loaded: LoadedProgram;
+  /**
+   * CPU ms of the process per worker running before one more starts (startPolicy): 0 starts
+   * every worker at once, beyond the cores too.
+   */
+  startAfterCpuMs: number;
 }
 
 export interface ParallelResult {
@@ -41,6 +56,15 @@ export interface ParallelResult {
   haltReason: string | null;
   /** Hand-overs: states given away and adopted (jobs). */
   jobsMoved: number;
+  /** Workers started (≤ jobs), and why not more when fewer. */
+  started: number;
+  notStarted: string | null;
+}
+
+/** A worker as the coordinator sees it: a thread, or worker 0 in this thread. */
+interface Endpoint {
+  postMessage(m: ToWorker): void;
+  terminate(): Promise<unknown>;
 }
 
 /** Starts a worker thread through the launcher, which loads the bundle (or the modules). */
@@ -64,7 +88,9 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
   const sab = new SharedArrayBuffer(4 * sharedInts(n));
   const shared = new Int32Array(sab);
   const launcher = join(packageRoot(import.meta.url), 'dist', 'cli', 'launch.cjs');
-  const threads: Worker[] = [];
+  const threads: Endpoint[] = [];
+  const policy = startPolicy(n, p.startAfterCpuMs);
+  const cpuAtStart = process.cpuUsage();
   const idle = new Set<number>();
   const finished = new Map<number, { summary: WorkerSummary; searcher: string }>();
   /** worker asked for states → the dry worker they are for */
@@ -76,8 +102,15 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
   let jobsMoved = 0;
   /** Worker 0's answer once it wrote the statistics files. */
   let coverageInfo: string | null = null;
-  // compiled here once (tens of ms, mostly off the thread): the workers share its machine code
-  const z3Module = p.backend === 'z3' ? await sharedZ3Module() : undefined;
+  // compiled here once (tens of ms, mostly off the thread): the workers share its machine code;
+  // when they start one by one, only once one is started (worker 0 loads z3 only if it asks z3)
+  let z3Module = p.backend === 'z3' && p.startAfterCpuMs === 0 ? await sharedZ3Module() : undefined;
+  /** The backends' models so far, for the workers still to start. */
+  const models: ToWorker[] = [];
+  /** A worker thread about to start (waiting for z3's module): the run is not over. */
+  let pendingStart = false;
+  /** The run used the CPU for one more worker, which did not start for want of a state to give. */
+  let lastedLongEnough = false;
 
   const send = (i: number, m: ToWorker): void => threads[i]!.postMessage(m);
   const finishIdle = (): void => {
@@ -95,7 +128,7 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
       if (served.has(dry)) continue;
       let best = -1;
       let most = 1;
-      for (let w = 0; w < n; w++) {
+      for (let w = 0; w < threads.length; w++) {
         if (idle.has(w) || finished.has(w) || asked.has(w)) continue;
         const live = shared[liveSlot(w)]!;
         if (live > most) {
@@ -108,7 +141,7 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
       served.add(dry);
       Atomics.store(shared, requestSlot(best), 1);
     }
-    if (asked.size === 0 && idle.size + finished.size === n) finishIdle();
+    if (asked.size === 0 && !pendingStart && idle.size + finished.size === threads.length) finishIdle();
   };
 
   let timer: NodeJS.Timeout | null = null;
@@ -116,7 +149,7 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
   const done = new Promise<void>((resolve) => {
     /** Every worker done (and the files written), or one failed. */
     const maybeResolve = (): void => {
-      if (finished.size < n) return;
+      if (finished.size < threads.length) return;
       if (failure === null && coverageInfo === null) {
         // every worker's last counts reached worker 0 before this: messages keep their order
         if (!askedForStats) send(0, { t: 'write-stats' });
@@ -164,7 +197,9 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
         }
         case 'model':
           // every other worker still exploring: their caches are cold where this one's is warm
-          for (let w = 0; w < n; w++) if (w !== i && !finished.has(w)) send(w, m);
+          for (let w = 0; w < threads.length; w++) if (w !== i && !finished.has(w)) send(w, m);
+          // and every worker started later (cut.c: 54 backend queries at 2 workers without, 12–20 with)
+          if (threads.length < policy.limit) models.push(m);
           return;
         case 'counts':
           if (failure === null) send(0, { t: 'peer-counts', worker: i, counts: m.counts });
@@ -196,8 +231,9 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
           return;
       }
     };
-    for (let i = 0; i < n; i++) {
-      const setup: WorkerSetup & { launcher: string } = {
+    const startWorker = (): void => {
+      const i = threads.length;
+      const setup: WorkerSetup = {
         index: i,
         shared: sab,
         bitcode: p.bitcode,
@@ -209,16 +245,62 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
         ...(p.solverStopAt !== undefined ? { solverStopAt: p.solverStopAt } : {}),
         statsFiles: p.statsFiles,
         ...(z3Module !== undefined ? { z3Module } : {}),
-        launcher,
       };
-      const t = new Worker(THREAD_MAIN, { eval: true, workerData: setup });
+      if (i === 0) {
+        // worker 0 in this thread, on the program loaded here: the messages go through a channel
+        const { port1, port2 } = new MessageChannel();
+        port1.on('message', (m: FromWorker) => onMessage(0, m));
+        threads.push({
+          postMessage: (m) => port1.postMessage(m),
+          terminate: async () => {
+            port1.close();
+            port2.close();
+          },
+        });
+        runWorker(port2, setup, p.loaded).catch((e: unknown) => onMessage(0, { t: 'failed', message: String(e) }));
+        return;
+      }
+      const t = new Worker(THREAD_MAIN, { eval: true, workerData: { ...setup, launcher } });
       t.on('message', (m: FromWorker) => onMessage(i, m));
       t.on('error', (e) => onMessage(i, { t: 'failed', message: e.message }));
       t.on('exit', (code) => {
-        if (!finished.has(i) || (i === 0 && coverageInfo === null)) onMessage(i, { t: 'failed', message: `exited with status ${code} before it finished` });
+        if (!finished.has(i)) onMessage(i, { t: 'failed', message: `exited with status ${code} before it finished` });
       });
       threads.push(t);
-    }
+      // the models found before it started: its cache is as warm as the others'
+      for (const m of models) t.postMessage(m);
+    };
+    startWorker();
+    if (p.startAfterCpuMs === 0) while (threads.length < n) startWorker();
+    /** One more worker once the run has lasted long enough for it, and has a state to give it. */
+    const maybeStartWorker = (): void => {
+      if (pendingStart || threads.length >= policy.limit || stopping || failure !== null) return;
+      const used = process.cpuUsage(cpuAtStart);
+      if ((used.user + used.system) / 1000 < threads.length * p.startAfterCpuMs) return;
+      lastedLongEnough = true;
+      let work = false;
+      for (let w = 0; w < threads.length; w++) if (!finished.has(w) && shared[liveSlot(w)]! >= 2) work = true;
+      if (!work) return;
+      pendingStart = true;
+      lastedLongEnough = false;
+      const module = p.backend === 'z3' && z3Module === undefined ? sharedZ3Module() : Promise.resolve(z3Module);
+      module.then(
+        (m) => {
+          z3Module = m;
+          pendingStart = false;
+          if (!stopping && failure === null) startWorker();
+          balance();
+        },
+        (e: unknown) => {
+          // as a worker's failure: every running worker stops, and the run reports it
+          pendingStart = false;
+          failure ??= `z3: ${e instanceof Error ? e.message : String(e)}`;
+          stopping = true;
+          Atomics.store(shared, STOP_FLAG, 1);
+          balance();
+        },
+      );
+    };
     timer = setInterval(() => {
       const why = p.shouldStop();
       if (why !== null && Atomics.load(shared, STOP_FLAG) === 0) {
@@ -227,6 +309,7 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
       }
       // dry workers wait for a busy one to have more than one state
       if (idle.size > 0) balance();
+      maybeStartWorker();
     }, 5);
   });
   const tEnd = performance.now();
@@ -235,7 +318,9 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
     if (process.env.TSKLEE_PARALLEL_TRACE !== undefined) {
       const elu = (e: { active: number; idle: number }): string => `${e.active.toFixed(0)} ms busy, ${e.idle.toFixed(0)} ms idle`;
       process.stderr.write(`parallel: main thread ${elu(performance.eventLoopUtilization())}\n`);
-      threads.forEach((t, i) => process.stderr.write(`parallel: worker ${i} ${elu(t.performance.eventLoopUtilization())}\n`));
+      threads.forEach((t, i) => {
+        if (t instanceof Worker) process.stderr.write(`parallel: worker ${i} ${elu(t.performance.eventLoopUtilization())}\n`);
+      });
       process.stderr.write(`parallel: CPU of the process's threads: ${cpuByThread()}\n`);
     }
   } finally {
@@ -243,7 +328,7 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
     await Promise.all(threads.map((t) => t.terminate()));
   }
   if (process.env.TSKLEE_PARALLEL_TRACE !== undefined) process.stderr.write(`parallel: terminated ${(performance.now() - tEnd).toFixed(1)} ms after start\n`);
-  mergeExitStatuses(p.out.path, n);
+  mergeExitStatuses(p.out.path, threads.length);
   if (failure !== null) throw new ParallelExplorationError(failure);
   const workers = [...finished.entries()].sort((a, b) => a[0] - b[0]).map(([, f]) => f.summary);
   return {
@@ -253,6 +338,15 @@ export async function exploreInParallel(p: ParallelSetup): Promise<ParallelResul
     coverageInfo: coverageInfo ?? '',
     haltReason: workers.find((w) => w.haltReason !== null)?.haltReason ?? null,
     jobsMoved,
+    started: threads.length,
+    notStarted:
+      threads.length === n
+        ? null
+        : threads.length === policy.limit
+          ? policy.why
+          : lastedLongEnough
+            ? `no state to hand over after ${p.startAfterCpuMs * threads.length} ms of CPU`
+            : `the run ended before it used ${p.startAfterCpuMs * threads.length} ms of CPU`,
   };
 }
 

@@ -16,7 +16,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { explore } from '../explore.js';
 import type { Executor } from '../executor.js';
-import { loadProgram } from '../prepare/runtime.js';
+import { loadProgram, type LoadedProgram } from '../prepare/runtime.js';
 import { buildChain, createBackend, HighsIlp, useSharedZ3Module } from '../../solver/index.js';
 import { countingBackend, type Solver } from '../../solver/solver.js';
 import type { RunOutput } from '../test-output.js';
@@ -151,8 +151,16 @@ function shareBackendModels(core: Solver, hints: ModelHints, post: (m: FromWorke
 
 /** The thread's work: called in a worker thread whose workerData is a WorkerSetup. */
 export async function runThreadWorker(): Promise<void> {
-  const port = parentPort!;
-  const setup = workerData as WorkerSetup;
+  await runWorker(parentPort!, workerData as WorkerSetup);
+}
+
+/**
+ * One worker's exploration, talking to the coordinator through `port`: a worker thread's
+ * parentPort, or (worker 0, which runs in the main thread: no isolate of its own to start,
+ * JIT-compile and collect) one end of a MessageChannel, with the program the main thread
+ * already loaded (`preloaded`).
+ */
+export async function runWorker(port: MessagePort, setup: WorkerSetup, preloaded?: LoadedProgram): Promise<void> {
   const post = (m: FromWorker): void => port.postMessage(m);
   const bundleMs = performance.now();
   const cpu0 = threadCpuMs();
@@ -170,7 +178,7 @@ export async function runThreadWorker(): Promise<void> {
     shareBackendModels(core, hints, post);
     const solverOpts = { ...setup.solver, modelHints: hints, ...(setup.solver.ilpPrecheck === true ? { ilp: await HighsIlp.create() } : {}) };
     const solver = new TimedSolver(buildChain(core, solverOpts));
-    const loaded = await loadProgram([setup.bitcode], setup.load, { onWarning: (m) => post({ t: 'warning', text: m, kind: 'WARNING' }) });
+    const loaded = preloaded ?? (await loadProgram([setup.bitcode], setup.load, { onWarning: (m) => post({ t: 'warning', text: m, kind: 'WARNING' }) }));
     const tests = attachOutputDir(setup.outDir, exitStatusPart(setup.index));
     const output: RunOutput = {
       writeTest: (ktest, extras = {}) => tests.writeTestAs(Atomics.add(shared, TEST_COUNTER, 1) + 1, ktest, extras),
@@ -195,6 +203,8 @@ export async function runThreadWorker(): Promise<void> {
         // the thread's CPU since it was made: the bundle's loading included
         profile.startCpuMs = cpu0 < 0 ? -1 : cpuRun;
         ex.workSharing = sharing;
+        // in the main thread, the coordinator answers the other workers only when this loop yields
+        if (preloaded !== undefined) ex.yieldEveryMs = 5;
         sharing.ex = ex;
         hold.tracker = t!;
         if (first) inbox.tracker = t!;

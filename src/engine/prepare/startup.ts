@@ -19,7 +19,7 @@ export function setEnviron(ex: Executor, st: ExecutionState): void {
   const mo = ex.globalObject(gv);
   const os = mo !== undefined ? st.memory.writeableOf(mo) : null;
   if (os === null || os.size < 8) return;
-  os.view.setBigUint64(0, BigInt(ex.envpAddress), true);
+  os.setConcrete(0, u64Bytes([ex.envpAddress]));
 }
 
 /** The libc's `exit`, run as the last entry function with main's result; null without the libc. */
@@ -35,7 +35,7 @@ function stringObject(st: ExecutionState, text: string, site: string, name: stri
   const os = st.memory.allocate(bytes.length + 1, ObjectKind.Fixed, 8, site)!;
   const mo = os.mo!;
   mo.name = name;
-  os.bytes.set(bytes);
+  os.setConcrete(0, bytes);
   st.argvObjects.push(mo);
   return mo.address;
 }
@@ -57,11 +57,20 @@ export function buildMainArgs(ex: Executor, st: ExecutionState, kf: KFunction): 
   const vos = st.memory.allocate((argv.length + env.length + 2) * 8, ObjectKind.Fixed, 8, site)!;
   const vec = vos.mo!;
   vec.name = 'argv';
-  ptrs.forEach((p, i) => vos.view.setBigUint64(i * 8, BigInt(p), true));
+  // argv[0..argc-1], NULL, envp[0..], NULL (the NULLs are the fresh object's zeros)
+  vos.setConcrete(0, u64Bytes(ptrs));
   const envp = vec.address + (argv.length + 1) * 8;
-  env.forEach((p, i) => vos.view.setBigUint64((argv.length + 1 + i) * 8, BigInt(p), true));
+  vos.setConcrete((argv.length + 1) * 8, u64Bytes(env));
   st.argvObjects.push(vec);
   ex.envpAddress = envp;
   const out: Val[] = [argv.length, vec.address, envp];
   return out.slice(0, nparams);
+}
+
+/** Little-endian 64-bit words. */
+function u64Bytes(words: readonly number[]): Uint8Array {
+  const out = new Uint8Array(words.length * 8);
+  const v = new DataView(out.buffer);
+  words.forEach((w, i) => v.setBigUint64(i * 8, BigInt(w), true));
+  return out;
 }

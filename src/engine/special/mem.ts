@@ -54,7 +54,7 @@ export function memSet(ex: Executor, st: ExecutionState, dst: Scalar, value: Sca
   for (const d of resolveAccess(ex, st, dst, n)) {
     if (!writable(ex, d.st, d)) continue;
     const os = d.st.memory.writeableOf(d.mo)!;
-    if (typeof d.offset === 'number' && typeof byte === 'number' && os.kinds === null && os.ul === null) os.bytes.fill(byte, d.offset, d.offset + n);
+    if (typeof d.offset === 'number' && typeof byte === 'number' && os.nonConcrete === 0 && os.ul === null) os.fillConcrete(d.offset, n, byte);
     else for (let i = 0; i < n; i++) writeByte(os, d.offset, i, byte);
     out.push(d.st);
   }

@@ -12,7 +12,7 @@
  * gets its set by evaluating it at all 256 values. Anything else is "complex": the layer may
  * still decide it by enumerating the few values its bytes can take.
  */
-import { ExprKind, evaluateBool, memoSlot, type Expr, type ExprArray, type ReadExpr } from '../../expr/index.js';
+import { ExprKind, dagLargerThan, evaluateBool, memoSlot, type Expr, type ExprArray, type ReadExpr } from '../../expr/index.js';
 import { elementsOf } from './element-set.js';
 import { IntervalSet, maxOf } from './fast-intervals.js';
 
@@ -35,6 +35,9 @@ export interface ByteRef {
   readonly array: ExprArray;
   readonly index: number;
 }
+
+/** A one-byte constraint is evaluated at all 256 values only when its DAG is at most this big. */
+const BYTE_SET_MAX_NODES = 4096;
 
 /** Variables wider than this are left to the next layer (their sets need not be enumerated, but keep bigint math bounded). */
 const MAX_VAR_BYTES = 8;
@@ -65,7 +68,12 @@ function compute(e: Expr): Analysis {
   }
   const f = formula(e);
   if (f !== null) return { kind: 'simple', v: f.v, set: f.set };
-  if (bytes.length === 1) return { kind: 'simple', v: { array: bytes[0]!.array, start: bytes[0]!.index, length: 1 }, set: byteSet(e, bytes[0]!) };
+  // 256 evaluations of a huge DAG (csmith's safe arithmetic over one symbolic byte: 10^5
+  // nodes) took minutes with no time check in between; such a constraint is searched like a
+  // complex one, whose search counts node visits against its budget
+  if (bytes.length === 1 && !dagLargerThan(e, BYTE_SET_MAX_NODES)) {
+    return { kind: 'simple', v: { array: bytes[0]!.array, start: bytes[0]!.index, length: 1 }, set: byteSet(e, bytes[0]!) };
+  }
   return { kind: 'complex', bytes };
 }
 

@@ -25,7 +25,7 @@ describe('ObjectState', () => {
 
   it('reads and writes at symbolic offsets through an update list', () => {
     const os = new ObjectState(4, 1);
-    os.bytes.set([10, 20, 30, 40]);
+    os.setConcrete(0, Uint8Array.of(10, 20, 30, 40));
     const i = new ExprArray('i', 4);
     const idx = builder.read(new UpdateList(i), constant(0, 32));
     const idx32 = builder.zext(idx, 32);

@@ -51,7 +51,11 @@ export function sameLiveStore(a: ExecutionState, b: ExecutionState): boolean {
     const y = mb[k]!.os;
     if (x === y) continue;
     if (x === null || y === null) return false;
-    for (let i = 0; i < x.size; i++) if (x.read8(i) !== y.read8(i)) return false;
+    for (let i = 0; i < x.size; i++) {
+      const same = x.sharedSpan(y, i); // pages both copies share
+      if (same > 0) i += same - 1;
+      else if (x.read8(i) !== y.read8(i)) return false;
+    }
   }
   return true;
 }
