@@ -70,7 +70,7 @@ int main(void) { int x; klee_make_symbolic(&x, sizeof x, "x"); if (x > 3) klee_s
 
   it('an unsupported intrinsic or inline assembly ends only that path', async () => {
     const r = await runC(`${H}
-int main(void) { int x; klee_make_symbolic(&x, sizeof x, "x"); if (x == 7) { int y; __asm__ volatile ("movl $1, %0" : "=r"(y)); return y; } __asm__ volatile ("" ::: "memory"); return 0; }`);
+int main(void) { int x; klee_make_symbolic(&x, sizeof x, "x"); if (x == 7) { int y; __asm__ volatile ("rdrand %0" : "=r"(y)); return y; } __asm__ volatile ("" ::: "memory"); return 0; }`);
     const errs = r.tests.filter((t) => t.err === 'exec');
     expect(errs.map(errorMessage)).toEqual(['inline assembly is unsupported']);
     expect(r.completedPaths).toBe(1);
