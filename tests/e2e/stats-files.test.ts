@@ -164,7 +164,10 @@ describe('run.stats', () => {
     // a row when starting, one per 0.25 s while running (the run takes 2 s and dumping its states), one at the end
     expect(wall.length).toBeGreaterThanOrEqual(6);
     expect(wall.length).toBeLessThanOrEqual(Math.ceil(wall[wall.length - 1]! / 250_000) + 2);
-    for (let i = 2; i < wall.length - 1; i++) expect(wall[i]! - wall[i - 1]!).toBeGreaterThanOrEqual(240_000);
+    // Node re-arms an interval from the event loop's cached clock, so one row after a late one
+    // can come a few milliseconds early (238 ms seen on a loaded machine): rows are spaced by
+    // the interval, not by 0.24 s exactly
+    for (let i = 2; i < wall.length - 1; i++) expect(wall[i]! - wall[i - 1]!).toBeGreaterThanOrEqual(200_000);
 
     const n = 5000;
     const s = tsklee(['run', '--search=dfs', '--max-instructions=23000', '--stats-write-interval=0', `--stats-write-after-instructions=${n}`, '--output-dir=counted', 'endless.bc']);
