@@ -3,22 +3,11 @@ import { ObjectState } from '../../../src/memory/index.js';
 import { setPagedThreshold } from '../../../src/memory/object-state.js';
 import { PAGE_SIZE, PAGED_MIN } from '../../../src/memory/pages.js';
 import { ExprArray, UpdateList, builder, constant, evaluate, type Expr } from '../../../src/expr/index.js';
+import { prng as rng } from '../../support/prng.js';
 
 afterEach(() => {
   setPagedThreshold(PAGED_MIN);
 });
-
-/** mulberry32: a small seeded generator, so a failure replays. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sharedPages(a: ObjectState, b: ObjectState): number {
   let n = 0;
