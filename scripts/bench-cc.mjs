@@ -20,17 +20,28 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({
-  options: {
-    tarball: { type: 'string' },
-    runs: { type: 'string', default: '3' },
-    'make-jobs': { type: 'string', default: '1' },
-    'make-args': { type: 'string', default: 'MAKEINFO=true' },
-    'configure-args': { type: 'string', default: '' },
-    configs: { type: 'string', default: 'clang,bash,node' },
-  },
-});
-if (values.tarball === undefined) throw new Error('--tarball PATH (a package .orig.tar.*) is required');
+function usageError(message) {
+  console.error(`bench-cc: ${message}`);
+  process.exit(2);
+}
+let parsed;
+try {
+  parsed = parseArgs({
+    options: {
+      tarball: { type: 'string' },
+      runs: { type: 'string', default: '3' },
+      'make-jobs': { type: 'string', default: '1' },
+      'make-args': { type: 'string', default: 'MAKEINFO=true' },
+      'configure-args': { type: 'string', default: '' },
+      configs: { type: 'string', default: 'clang,bash,node' },
+    },
+  });
+} catch (e) {
+  // e.g. `--configure-args --disable-nls`: a value starting with '-' needs `--configure-args=…`
+  usageError(e.message.split('\n')[0] + (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? ' (write --option=VALUE when VALUE starts with -)' : ''));
+}
+const { values } = parsed;
+if (values.tarball === undefined) usageError('--tarball PATH (a package .orig.tar.*) is required');
 const runs = Number(values.runs);
 const TSKLEE = join(ROOT, 'bin', 'tsklee');
 const ALL_CONFIGS = {
@@ -41,10 +52,10 @@ const ALL_CONFIGS = {
   'bash-conf': { name: 'tsklee cc, TSKLEE_CC_CONFIGURE_ONLY=1 for configure', cc: `${TSKLEE} cc`, env: {}, configureEnv: { TSKLEE_CC_CONFIGURE_ONLY: '1' } },
 };
 const configs = values.configs.split(',').map((k) => {
-  if (!(k in ALL_CONFIGS)) throw new Error(`--configs: '${k}' is not one of ${Object.keys(ALL_CONFIGS).join(', ')}`);
+  if (!(k in ALL_CONFIGS)) usageError(`--configs: '${k}' is not one of ${Object.keys(ALL_CONFIGS).join(', ')}`);
   return ALL_CONFIGS[k];
 });
-if (configs[0] !== ALL_CONFIGS.clang) throw new Error('--configs must start with clang (the baseline of the ratios)');
+if (configs[0] !== ALL_CONFIGS.clang) usageError('--configs must start with clang (the baseline of the ratios)');
 
 function timed(cmd, cwd, env) {
   // FORCE_UNSAFE_CONFIGURE: coreutils' configure refuses root without it
