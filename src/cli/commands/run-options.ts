@@ -93,6 +93,7 @@ const SOLVER_OPTIONS: Table = {
   'use-cex-cache': { type: 'boolean', describe: 'counterexample cache (default true)' },
   'use-branch-cache': { type: 'boolean', describe: 'cache of query results (default true)' },
   'use-fast-solver': { type: 'boolean', describe: "tsklee's exact solver for simple queries, before the backend (default true)" },
+  'fast-solver-sampling': { type: 'boolean', describe: "when the fast solver's search gives up, try seeded random inputs for a model before the backend: branches on hashes and checksums (default true)" },
   'query-cache-size': { type: 'number', describe: 'entries per generation of the query cache; the least recently used beyond 2× are evicted (default 50000; 0 = unbounded, as KLEE)' },
   'cex-cache-size': { type: 'number', describe: 'keys per generation of the counterexample cache, evicted as above (default 20000; 0 = unbounded, as KLEE)' },
   'debug-validate-solver': { type: 'boolean', describe: "cross-check every solver answer against an oracle (default: the chain's own backend)" },

@@ -85,6 +85,7 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   useCexCache?: boolean;
   useBranchCache?: boolean;
   useFastSolver?: boolean;
+  fastSolverSampling?: boolean;
   queryCacheSize?: number;
   cexCacheSize?: number;
   debugValidateSolver?: boolean;
@@ -294,6 +295,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       useCexCache: argv.useCexCache,
       useBranchCache: argv.useBranchCache,
       useFastSolver: argv.useFastSolver,
+      fastSolverSampling: argv.fastSolverSampling,
       queryCacheCapacity: argv.queryCacheSize,
       cexCacheCapacity: argv.cexCacheSize,
       // KLEE's assignment-validating solver is part of tsklee's validating layer

@@ -19,6 +19,7 @@
  * | rewriteEqualities     | --rewrite-equalities        | true    |
  * | debugValidateSolver   | --debug-validate-solver     | false   |
  * | useFastSolver         | (tsklee) --use-fast-solver  | true    |
+ * | fastSolverSampling    | (tsklee) --fast-solver-sampling | true |
  * | queryCacheCapacity    | (tsklee) --query-cache-size | 50 000 (0 = unbounded, KLEE's) |
  * | cexCacheCapacity      | (tsklee) --cex-cache-size   | 20 000 (0 = unbounded, KLEE's) |
  * | arrayEncoding         | (tsklee) --array-encoding   | backend |
@@ -81,6 +82,8 @@ export interface ChainOptions {
   rewriteEqualities?: boolean;
   debugValidateSolver?: boolean;
   useFastSolver?: boolean;
+  /** Random assignments when the fast layer's search gives up (fast-sample.ts): models of branches on digests the backend cannot invert. */
+  fastSolverSampling?: boolean;
   /** Entries per generation of the query cache (it evicts the least recently used beyond twice that); 0 = unbounded. */
   queryCacheCapacity?: number;
   /** Keys per generation of the counterexample cache (as above); 0 = unbounded. */
@@ -128,6 +131,7 @@ export const DEFAULT_CHAIN_OPTIONS = {
   rewriteEqualities: true,
   debugValidateSolver: false,
   useFastSolver: true,
+  fastSolverSampling: true,
   queryCacheCapacity: DEFAULT_QUERY_CACHE_CAPACITY,
   cexCacheCapacity: DEFAULT_CEX_CACHE_CAPACITY,
   arrayEncoding: 'backend',
@@ -155,7 +159,7 @@ export function assembleChain(core: Solver, opts: ChainOptions = {}): Solver {
     if (opts.ilp === undefined) throw new Error('ilpPrecheck needs the ILP solver loaded (pass `ilp: await HighsIlp.create()`, as createSolver does)');
     s = new IlpPrecheckSolver(s, opts.ilp, { passIntervals: o.arrayEncoding === 'axioms', budget: opts.ilpPrecheckBudget, profile: opts.ilpPrecheckProfile });
   }
-  if (o.useFastSolver) s = new FastSolver(s, { searchBudget: opts.fastSearchBudget });
+  if (o.useFastSolver) s = new FastSolver(s, { searchBudget: opts.fastSearchBudget, sampleBudget: o.fastSolverSampling ? undefined : 0 });
   if (o.useCexCache) {
     s = new CexCachingSolver(s, { cexCacheTryAll: o.cexCacheTryAll, cexCacheSuperset: o.cexCacheSuperset, cexCacheExp: o.cexCacheExp, capacity: capacity(o.cexCacheCapacity), hints: opts.modelHints });
   }

@@ -78,6 +78,16 @@ export class IntervalSet {
     return n;
   }
 
+  /** The k-th smallest member, 0 ≤ k < size() (sampling uniformly over the set). */
+  nth(k: bigint): bigint {
+    for (let i = 0; i < this.b.length; i += 2) {
+      const n = this.b[i + 1]! - this.b[i]! + 1n;
+      if (k < n) return this.b[i]! + k;
+      k -= n;
+    }
+    throw new RangeError(`IntervalSet.nth: index beyond the set's ${this.size()} members`);
+  }
+
   /** The smallest value (the set must not be empty). */
   min(): bigint {
     return this.b[0]!;

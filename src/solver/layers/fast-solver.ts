@@ -25,6 +25,7 @@ import { byteSetsOf, type ByteSets } from './byte-sets.js';
 import { IntervalSet } from './fast-intervals.js';
 import { LayerCounters } from './layer-stats.js';
 import { search, writeVar } from './fast-search.js';
+import { leafCost, sample, SampleSource } from './fast-sample.js';
 import { conjunctsInto, disjunctsOf, hasCompound } from './fast-cases.js';
 import { countsOf, splitOnCounts } from './fast-counts.js';
 
@@ -33,9 +34,24 @@ export interface FastSolverOptions {
   name?: string;
   /** Most expression-node visits spent searching one question (default 5 000, a few ms at most; 0: no search). */
   searchBudget?: number;
+  /**
+   * Most expression-node visits spent on random assignments when the search gives up
+   * (fast-sample.ts; default SAMPLE_BUDGET; 0: no sampling).
+   */
+  sampleBudget?: number;
 }
 
 const DEFAULT_BUDGET = 5_000;
+/**
+ * Node visits of sampling for one question at most: ~0.3 s at the evaluator's ~3 M nodes a
+ * second, against the backend's time limit on a digest it cannot invert.
+ */
+const SAMPLE_BUDGET = 1_000_000;
+/** Samples for constraints smaller than FULL_SAMPLING_COST nodes (the backend is quick on most). */
+const FEW_SAMPLES = 64;
+const FULL_SAMPLING_COST = 256;
+/** Samples for one question at most (a branch that holds for 1 input in 256 is found with p ≈ 0.98). */
+const MAX_SAMPLES = 1_024;
 
 /** Most cases one question is split into (disjunctions of merged path conditions, fast-cases.ts). */
 const MAX_CASES = 64;
@@ -66,12 +82,18 @@ export class FastSolver implements Solver {
   split = 0;
   /** Questions decided by splitting on the values of quantified merges' counts (fast-counts.ts). */
   countSplits = 0;
+  /** Questions sampled after the search gave up, and those given a model so (fast-sample.ts). */
+  sampleRuns = 0;
+  sampledModels = 0;
+  private readonly sampleBudget: number;
+  private readonly rng = new SampleSource();
 
   constructor(
     private readonly inner: Solver,
     opts: FastSolverOptions = {},
   ) {
     this.budget = opts.searchBudget ?? DEFAULT_BUDGET;
+    this.sampleBudget = this.budget === 0 ? 0 : (opts.sampleBudget ?? SAMPLE_BUDGET);
     this.c = new LayerCounters(opts.name ?? 'fast');
   }
 
@@ -212,9 +234,26 @@ export class FastSolver implements Solver {
     const found = search(complex, free, model, budget);
     if (found === undefined) {
       this.searchGaveUp++;
-      return UNDECIDED;
+      return this.sampled(complex, free, model);
     }
     return found ? model : null;
+  }
+
+  /**
+   * After the search gave up on constraints too large for it to check many assignments
+   * (fast-sample.ts: hashes and checksums), random assignments: a model, or undecided.
+   */
+  private sampled(complex: readonly Expr[], free: readonly Slot[], model: Map<ExprArray, Uint8Array>): Answer {
+    if (this.sampleBudget === 0) return UNDECIDED;
+    const cost = leafCost(complex);
+    // a few samples find the common cases of small constraints; arithmetic-heavy ones (the
+    // backend's slow cases: a digest's rounds are ~700 nodes) get up to MAX_SAMPLES
+    const samples = Math.min(cost < FULL_SAMPLING_COST ? FEW_SAMPLES : MAX_SAMPLES, Math.floor(this.sampleBudget / cost));
+    if (samples === 0) return UNDECIDED;
+    this.sampleRuns++;
+    if (sample(complex, free, model, samples, this.rng) === undefined) return UNDECIDED;
+    this.sampledModels++;
+    return model;
   }
 
   /** The question constraints ∧ extra (extra = TRUE: the constraints alone), counted. */

@@ -343,3 +343,54 @@ describe('one-byte constraints over huge DAGs', () => {
     else expect(brute).toContain(got[0]![0]);
   });
 });
+
+describe('random sampling when the search gives up (fast-sample.ts)', () => {
+  /** A digest-like mix of a 4-byte word: every input bit reaches every output bit (~700 nodes at 120 rounds). */
+  function mix(x: Expr, rounds: number): Expr {
+    let h = b.add(x, k(0x9e3779b9, 32)); // not 0 at input 0, where the search starts
+    for (let i = 0; i < rounds; i++) {
+      h = b.mul(b.xor(h, b.lshr(h, k(15, 32))), k(0x2c1b3c6d + 2 * i, 32));
+      h = b.add(h, b.shl(h, k(i % 7 + 1, 32)));
+    }
+    return h;
+  }
+  const a = new ExprArray('digest_in', 4);
+  const h = mix(word(a, 0, 4), 120);
+  /** The digest's low byte is below 4: one input in 64 (the search's few complete assignments miss it), and the next layer refuses. */
+  const below4 = b.ult(b.extract(h, 0, 8), k(4, 8));
+  const holds = (v: InitialValues, e: Expr): boolean => new Evaluator(asModel([a], v)).evaluate(e) === 1n;
+
+  test('a branch on a digest gets a model without the next layer; the model satisfies it', () => {
+    const inner = new RefusingSolver();
+    const s = new FastSolver(inner);
+    const got = s.computeInitialValues({ constraints: [], expr: below4 }, [a]);
+    expect(got).not.toBeNull();
+    expect(holds(got!, below4)).toBe(true);
+    expect(inner.calls).toBe(0);
+    expect(s.sampledModels).toBe(1);
+    // seeded: a second solver finds the same input
+    expect(new FastSolver(new RefusingSolver()).computeInitialValues({ constraints: [], expr: below4 }, [a])).toEqual(got);
+    // the path condition is kept: under "byte 0 is 'A'" the model still has it
+    const first = b.eq(rd(a, 0), k(0x41, 8));
+    const under = s.computeInitialValues({ constraints: [first], expr: below4 }, [a]);
+    expect(under![0]![0]).toBe(0x41);
+    expect(holds(under!, below4)).toBe(true);
+  });
+
+  test('sampling never answers unsatisfiable, and --fast-solver-sampling=false leaves the question to the next layer', () => {
+    const inner = new RefusingSolver();
+    const s = new FastSolver(inner);
+    const odd = b.eq(b.extract(h, 0, 1), k(1, 1));
+    expect(() => s.computeInitialValues({ constraints: [odd], expr: b.not(odd) }, [a])).toThrow('undecided');
+    expect(inner.calls).toBe(1);
+    const off = new RefusingSolver();
+    expect(() => new FastSolver(off, { sampleBudget: 0 }).computeInitialValues({ constraints: [], expr: below4 }, [a])).toThrow('undecided');
+    expect(off.calls).toBe(1);
+  });
+
+  test('IntervalSet.nth walks the intervals in order', () => {
+    const s = IntervalSet.range(8, 250n, 260n); // {0..4, 250..255}
+    expect([0n, 4n, 5n, 10n].map((i) => s.nth(i))).toEqual([0n, 4n, 250n, 255n]);
+    expect(() => s.nth(11n)).toThrow(RangeError);
+  });
+});
