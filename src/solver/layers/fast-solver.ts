@@ -19,7 +19,7 @@
  * search checks every complex constraint under it with the evaluator.
  */
 import { Evaluator, builder, TRUE, FALSE, type Expr, type ExprArray } from '../../expr/index.js';
-import { Validity, type InitialValues, type Query, type Solver, type SolverStats } from '../solver.js';
+import { isSolverFailure, Validity, type InitialValues, type Query, type Solver, type SolverStats } from '../solver.js';
 import { analyze, type Analysis, type ByteRef, type Variable } from './fast-analysis.js';
 import { byteSetsOf, type ByteSets } from './byte-sets.js';
 import { IntervalSet } from './fast-intervals.js';
@@ -52,6 +52,11 @@ const FEW_SAMPLES = 64;
 const FULL_SAMPLING_COST = 256;
 /** Samples for one question at most (a branch that holds for 1 input in 256 is found with p ≈ 0.98). */
 const MAX_SAMPLES = 1_024;
+/**
+ * Samples (and node visits) × this for a question the next layer failed on: it has spent its
+ * time limit already (seconds), a few more seconds can keep the state alive.
+ */
+const RESCUE_SCALE = 16;
 
 /** Most cases one question is split into (disjunctions of merged path conditions, fast-cases.ts). */
 const MAX_CASES = 64;
@@ -85,7 +90,11 @@ export class FastSolver implements Solver {
   /** Questions sampled after the search gave up, and those given a model so (fast-sample.ts). */
   sampleRuns = 0;
   sampledModels = 0;
+  /** Questions the next layer failed on (a timeout) answered by sampling more (orRescued). */
+  rescued = 0;
   private readonly sampleBudget: number;
+  /** RESCUE_SCALE while a failed question is sampled again, else 1. */
+  private sampleScale = 1;
   private readonly rng = new SampleSource();
 
   constructor(
@@ -248,7 +257,8 @@ export class FastSolver implements Solver {
     const cost = leafCost(complex);
     // a few samples find the common cases of small constraints; arithmetic-heavy ones (the
     // backend's slow cases: a digest's rounds are ~700 nodes) get up to MAX_SAMPLES
-    const samples = Math.min(cost < FULL_SAMPLING_COST ? FEW_SAMPLES : MAX_SAMPLES, Math.floor(this.sampleBudget / cost));
+    const k = this.sampleScale;
+    const samples = Math.min(k * (cost < FULL_SAMPLING_COST ? FEW_SAMPLES : MAX_SAMPLES), Math.floor((k * this.sampleBudget) / cost));
     if (samples === 0) return UNDECIDED;
     this.sampleRuns++;
     if (sample(complex, free, model, samples, this.rng) === undefined) return UNDECIDED;
@@ -305,7 +315,12 @@ export class FastSolver implements Solver {
     if (quick !== undefined) return this.c.answered(quick === Validity.True);
     return this.c.time(() => {
       const r = this.decide(q.constraints, builder.not(q.expr));
-      if (r === UNDECIDED) return this.inner.computeTruth(q);
+      if (r === UNDECIDED) {
+        return this.orRescued(
+          () => this.inner.computeTruth(q),
+          () => (this.decide(q.constraints, builder.not(q.expr)) ? false : undefined),
+        );
+      }
       this.c.hits++;
       return r === null;
     });
@@ -317,7 +332,12 @@ export class FastSolver implements Solver {
     return this.c.time(() => {
       const t = this.decide(q.constraints, builder.not(q.expr));
       const f = t === UNDECIDED ? UNDECIDED : this.decide(q.constraints, q.expr);
-      if (t === UNDECIDED || f === UNDECIDED) return this.inner.computeValidity(q);
+      if (t === UNDECIDED || f === UNDECIDED) {
+        return this.orRescued(
+          () => this.inner.computeValidity(q),
+          () => (this.decide(q.constraints, builder.not(q.expr)) && this.decide(q.constraints, q.expr) ? Validity.Unknown : undefined),
+        );
+      }
       this.c.hits++;
       return t === null ? Validity.True : f === null ? Validity.False : Validity.Unknown;
     });
@@ -326,7 +346,15 @@ export class FastSolver implements Solver {
   computeValue(q: Query): bigint {
     return this.c.time(() => {
       const m = this.decide(q.constraints, TRUE);
-      if (m === UNDECIDED || m === null) return this.inner.computeValue(q);
+      if (m === UNDECIDED || m === null) {
+        return this.orRescued(
+          () => this.inner.computeValue(q),
+          () => {
+            const r = this.decide(q.constraints, TRUE);
+            return r ? new Evaluator(r).evaluate(q.expr) : undefined;
+          },
+        );
+      }
       this.c.hits++;
       return new Evaluator(m).evaluate(q.expr);
     });
@@ -343,19 +371,42 @@ export class FastSolver implements Solver {
     }
     return this.c.time(() => {
       const m = this.decide(q.constraints, q.expr);
-      if (m === UNDECIDED) return this.inner.computeInitialValues(q, arrays);
+      if (m === UNDECIDED) {
+        return this.orRescued(
+          () => this.inner.computeInitialValues(q, arrays),
+          () => {
+            const r = this.decide(q.constraints, q.expr);
+            return r ? valuesOf(r, arrays) : undefined;
+          },
+        );
+      }
       this.c.hits++;
       if (m === null) return null;
-      return arrays.map((a, i) => {
-        const bytes = m.get(a);
-        // the model is this query's own: hand its bytes over (to the first asker of an array)
-        if (bytes !== undefined && bytes.length === a.size && arrays.indexOf(a) === i) return bytes;
-        const out = new Uint8Array(a.size);
-        // a loop, not set(subarray): a subarray of a small array moves it off the V8 heap (slow)
-        if (bytes !== undefined) for (let i = 0, n = Math.min(a.size, bytes.length); i < n; i++) out[i] = bytes[i]!;
-        return out;
-      });
+      return valuesOf(m, arrays);
     });
+  }
+
+  /**
+   * The next layer's answer; when it fails (a timeout: z3 on a digest's rounds), the question
+   * sampled again with RESCUE_SCALE× the samples, whose model answers it (sat sides only: a
+   * state kept instead of ended with a solver error). The failure stands when none is found.
+   */
+  private orRescued<T>(ask: () => T, sampled: () => T | undefined): T {
+    try {
+      return ask();
+    } catch (e) {
+      if (!isSolverFailure(e) || this.sampleBudget === 0) throw e;
+      this.sampleScale = RESCUE_SCALE;
+      let r: T | undefined;
+      try {
+        r = sampled();
+      } finally {
+        this.sampleScale = 1;
+      }
+      if (r === undefined) throw e;
+      this.rescued++;
+      return r;
+    }
   }
 
   stats(): SolverStats[] {
@@ -365,6 +416,19 @@ export class FastSolver implements Solver {
   dispose(): void {
     this.inner.dispose();
   }
+}
+
+/** A model's bytes for `arrays`, in computeInitialValues' form. */
+function valuesOf(m: Map<ExprArray, Uint8Array>, arrays: readonly ExprArray[]): InitialValues {
+  return arrays.map((a, i) => {
+    const bytes = m.get(a);
+    // the model is this query's own: hand its bytes over (to the first asker of an array)
+    if (bytes !== undefined && bytes.length === a.size && arrays.indexOf(a) === i) return bytes;
+    const out = new Uint8Array(a.size);
+    // a loop, not set(subarray): a subarray of a small array moves it off the V8 heap (slow)
+    if (bytes !== undefined) for (let i = 0, n = Math.min(a.size, bytes.length); i < n; i++) out[i] = bytes[i]!;
+    return out;
+  });
 }
 
 const FULL_BYTE = IntervalSet.full(8);
