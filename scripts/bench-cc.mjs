@@ -65,6 +65,7 @@ function timed(cmd, cwd, env) {
   return { wall, cpu: user + sys };
 }
 
+const fmt = (t) => `${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU`;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const results = configs.map((c) => ({ ...c, configure: [], make: [] }));
 for (let i = 0; i < runs; i++) {
@@ -73,7 +74,10 @@ for (let i = 0; i < runs; i++) {
     spawnSync('tar', ['xf', values.tarball, '-C', work], { stdio: 'inherit' });
     const src = join(work, readdirSync(work)[0]);
     r.configure.push(timed(`./configure CC="${r.cc}" ${values['configure-args']}`, src, { ...r.env, ...(r.configureEnv ?? {}) }));
+    // each measurement as it ends: a long run stopped midway keeps what it measured
+    console.error(`bench-cc: run ${i + 1}, ${r.name}: configure ${fmt(r.configure.at(-1))}`);
     r.make.push(timed(`make -j${values['make-jobs']} ${values['make-args']}`, src, r.env));
+    console.error(`bench-cc: run ${i + 1}, ${r.name}: make ${fmt(r.make.at(-1))}`);
     rmSync(work, { recursive: true, force: true });
   }
 }
