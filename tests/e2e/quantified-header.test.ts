@@ -73,4 +73,16 @@ describe('quantified merging: a byte admitted three ways (t9_token.c)', () => {
     expect(out.messages.some((m) => /states paused at the exits of unreleased quantified merge regions ended without a test/.test(m))).toBe(true);
     expect(ms).toBeLessThan(3 * limit * 1000);
   }, 120_000);
+
+  it('--max-states-to-merge: an exit with more leaves is not merged, its states go on unmerged', async () => {
+    const base = await run(6, { mergeMode: 'ite' });
+    const apart = await run(6, { maxStatesToMerge: 100 });
+    const q = apart.r.merging!.quantified!;
+    // 3^k ways: 1 821 leaves at the exit (without the limit: more patterns than --max-patterns, one standard merge)
+    expect(q.leaves).toBe(1821);
+    expect(q.tooManyLeaves).toBe(1);
+    expect(q.fallbackPatterns + q.quantifiedMerges).toBe(0);
+    // every leaf goes on to tests of its own, as without merging
+    expect(apart.out.tests.length).toBe(base.out.tests.length);
+  }, 120_000);
 });

@@ -92,7 +92,7 @@ export class QuantifiedRegions {
    * inputs. So each exit keeps one paused state (the oldest) for its test and the others end
    * without one; returns how many ended. (KLEE dumps every state; a region's leaves are not
    * paths the run would have gone on with one by one, and there can be hundreds of
-   * thousands: writing their tests took minutes past the budget.)
+   * thousands: writing their tests took tens of seconds past the budget.)
    */
   endPausedAtHalt(): number {
     let ended = 0;
@@ -124,7 +124,10 @@ export class QuantifiedRegions {
       const live = list.filter((s) => s.status === StateStatus.Running);
       // after a halt the leaves are being dumped: no merging (its queries could outlast the budget)
       const max = this.ex.opts.maxStatesToMerge;
-      if (max > 0 && live.length >= max) this.counters.tooManyLeaves++;
+      if (max > 0 && live.length >= max) {
+        this.counters.tooManyLeaves++;
+        this.counters.leaves += live.length;
+      }
       const survivors = live.length > 1 && this.ex.haltReason === null && (max === 0 || live.length < max) ? mergeLeaves(this.ex, live, q.root, { maxPatterns: this.ex.opts.maxPatterns, validate: this.ex.opts.validateQuantifiedMerges }, this.counters) : live;
       for (const s of survivors) {
         s.trace = null;
