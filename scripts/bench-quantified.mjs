@@ -6,6 +6,7 @@
  *   BASE  no merging                         --search=dfs
  *   CFG   ite merging at the loop exits      --state-merging=static --qce-alpha=inf
  *   PAT   pattern-based quantified merging   --search=dfs --merge-mode=quantified
+ *   PATI  PAT with incremental merging (§4)  … --use-incremental-merging (mode 'pati', not run by default)
  *
  * under one time limit each (--timeout: tsklee's --max-time, wall clock; or --cpu-budget: its
  * --max-cpu-time, an equal CPU budget whatever the machine's load, with `ulimit -t` 30 s above
@@ -46,6 +47,7 @@ const MODE_ARGS = {
   base: ['--search=dfs'],
   cfg: ['--state-merging=static', '--qce-alpha=inf'],
   pat: ['--search=dfs', '--merge-mode=quantified'],
+  pati: ['--search=dfs', '--merge-mode=quantified', '--use-incremental-merging'],
 };
 
 const replayLib = join(outDir, 'replay-lib');
@@ -110,12 +112,16 @@ if (!plotOnly) writeFileSync(join(outDir, 'quantified.json'), JSON.stringify(run
 
 const cell = (r) => (r === undefined ? '-' : `${r.finished ? '' : '>'}${r.cpu.toFixed(2)} s / ${r.lineCoverage ?? '?'}%${r.paths === undefined || r.paths === null ? '' : ` / ${r.paths}`}`);
 const ratio = (a, b) => (a === undefined || b === undefined ? '-' : `${b.finished ? '' : '≥'}${(b.cpu / a.cpu).toFixed(1)}×${a.finished ? '' : '?'}`);
-const lines = ['| program | N | BASE | CFG | PAT | PAT vs CFG | PAT vs BASE |', '|---|---|---|---|---|---|---|'];
+const withPati = runs.some((r) => r.mode === 'pati');
+const lines = withPati
+  ? ['| program | N | BASE | CFG | PAT | PATI | PATI vs CFG | PATI vs BASE |', '|---|---|---|---|---|---|---|---|']
+  : ['| program | N | BASE | CFG | PAT | PAT vs CFG | PAT vs BASE |', '|---|---|---|---|---|---|---|'];
 for (const p of programs) {
   for (const n of bounds) {
     if (!runs.some((r) => r.program === p && r.bound === n)) continue;
     const get = (m) => runs.find((r) => r.program === p && r.bound === n && r.mode === m);
-    lines.push(`| ${p} | ${n} | ${cell(get('base'))} | ${cell(get('cfg'))} | ${cell(get('pat'))} | ${ratio(get('pat'), get('cfg'))} | ${ratio(get('pat'), get('base'))} |`);
+    if (withPati) lines.push(`| ${p} | ${n} | ${cell(get('base'))} | ${cell(get('cfg'))} | ${cell(get('pat'))} | ${cell(get('pati'))} | ${ratio(get('pati'), get('cfg'))} | ${ratio(get('pati'), get('base'))} |`);
+    else lines.push(`| ${p} | ${n} | ${cell(get('base'))} | ${cell(get('cfg'))} | ${cell(get('pat'))} | ${ratio(get('pat'), get('cfg'))} | ${ratio(get('pat'), get('base'))} |`);
   }
 }
 const loads = runs.map((r) => r.load).filter((l) => l !== undefined);
@@ -127,7 +133,7 @@ process.stdout.write(lines.join('\n') + '\n');
 // the plot: CPU seconds against the bound, one panel per program, one line per mode
 const vega = await import('vega');
 const vl = await import('vega-lite');
-const label = { base: 'BASE (no merging)', cfg: 'CFG (ite merging)', pat: 'PAT (quantified)' };
+const label = { base: 'BASE (no merging)', cfg: 'CFG (ite merging)', pat: 'PAT (quantified)', pati: 'PATI (quantified, incremental)' };
 const spec = {
   $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
   data: { values: runs.map((r) => ({ ...r, mode: label[r.mode] ?? r.mode, status: r.finished ? 'finished' : 'timed out' })) },

@@ -418,6 +418,8 @@ export class Executor {
     if (this.liveStates.size === 0) return;
     const dump = this.opts.dumpStatesOnHalt && this.dumpOnHalt;
     if (dump) this.message('halting execution, dumping remaining states');
+    const leaves = dump ? (this.quantified?.endPausedAtHalt() ?? 0) : 0;
+    if (leaves > 0) this.message(`${leaves} states paused at the exits of unreleased quantified merge regions ended without a test (one test per exit)`);
     const deadline = Date.now() + budgetMs;
     let lastYield = Date.now();
     let notDumped = 0;

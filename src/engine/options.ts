@@ -228,6 +228,11 @@ export interface EngineOptions {
   mergeMode: MergeMode;
   /** More regular patterns than this at one region exit: standard merging there (--max-patterns). Default 10. */
   maxPatterns: number;
+  /**
+   * An exit of a quantified region with this many leaves or more is not merged: its states go
+   * on unmerged (--max-states-to-merge, the artifact's option; 0: no limit). Default 10 000.
+   */
+  maxStatesToMerge: number;
   /** With --merge-mode=quantified: loops are merge regions (--quantified-loops; false: only klee_open_merge regions). Default true. */
   quantifiedLoops: boolean;
   /**
@@ -340,6 +345,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   optimizeArray: 'none',
   mergeMode: 'ite',
   maxPatterns: 10,
+  maxStatesToMerge: 10_000,
   quantifiedLoops: true,
   useIncrementalMerging: false,
   validateQuantifiedMerges: false,

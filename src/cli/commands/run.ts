@@ -114,6 +114,7 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   // quantified state merging (paper 000)
   mergeMode?: string;
   maxPatterns?: number;
+  maxStatesToMerge?: number;
   quantifiedLoops?: boolean;
   useIncrementalMerging?: boolean;
   quantifierStripping?: boolean;
@@ -167,11 +168,13 @@ function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
   if (argv.qceKappa !== undefined && !(Number.isInteger(argv.qceKappa) && argv.qceKappa >= 1)) throw new UsageError(`--qce-kappa=${argv.qceKappa}: expected an integer ≥ 1`);
   if (argv.useIncrementalMerging === true && argv.mergeMode !== 'quantified') throw new UsageError('--use-incremental-merging needs --merge-mode=quantified');
   if (argv.maxPatterns !== undefined && !(Number.isInteger(argv.maxPatterns) && argv.maxPatterns >= 1)) throw new UsageError(`--max-patterns=${argv.maxPatterns}: expected an integer ≥ 1`);
+  if (argv.maxStatesToMerge !== undefined && !(Number.isInteger(argv.maxStatesToMerge) && argv.maxStatesToMerge >= 0)) throw new UsageError(`--max-states-to-merge=${argv.maxStatesToMerge}: expected an integer ≥ 0`);
   if (argv.dsmDelta !== undefined && !(Number.isInteger(argv.dsmDelta) && argv.dsmDelta >= 1)) throw new UsageError(`--dsm-delta=${argv.dsmDelta}: expected an integer ≥ 1`);
   return {
     stateMerging: kind,
     mergeMode: choice(argv.mergeMode, MERGE_MODES, 'merge-mode'),
     maxPatterns: argv.maxPatterns,
+    maxStatesToMerge: argv.maxStatesToMerge,
     quantifiedLoops: argv.quantifiedLoops,
     useIncrementalMerging: argv.useIncrementalMerging,
     validateQuantifiedMerges: argv.debugValidateSolver,

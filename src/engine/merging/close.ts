@@ -93,7 +93,8 @@ export function leaveQuantifiedRegion(ex: Executor, st: ExecutionState, g: Merge
 /** Every state of the region arrived (or ended): the paused ones run again. */
 export function releaseMergeGroup(ex: Executor, g: MergeGroup): void {
   if (g.quantified !== null && ex.quantified !== null) {
-    ex.resumed.push(...ex.quantified.release(g));
+    // one at a time: an exit left unmerged can hold 100 000+ states (too many for spread arguments)
+    for (const s of ex.quantified.release(g)) ex.resumed.push(s);
     return;
   }
   ex.liveMergeGroups.delete(g);

@@ -5,7 +5,7 @@
  * show some constraint false, and checking complete assignments exactly with the evaluator.
  * Exact when it finishes; gives up (undefined) when it exceeds its budget of node visits.
  */
-import { dagSize, Evaluator, type Expr, type ExprArray } from '../../expr/index.js';
+import { dagLargerThan, dagSize, Evaluator, type Expr, type ExprArray } from '../../expr/index.js';
 import { BoundsEvaluator, type ByteRange } from './fast-bounds.js';
 import { elementsOf } from './element-set.js';
 import type { Variable } from './fast-analysis.js';
@@ -30,8 +30,17 @@ export function search(exprs: readonly Expr[], vars: readonly SearchVar[], model
   }
   if (vars.length === 0) return allTrue(exprs, model) ? true : null;
   const readers = vars.map((x) => exprs.filter((e) => reads(e, x.v)));
+  // a leaf's cost, past the budget only as far as needed to see it is (a merged path condition
+  // can have a million nodes, and a split question searches up to 64 cases of it)
   let leafCost = 0;
-  for (const e of exprs) leafCost += dagSize(e);
+  for (const e of exprs) {
+    if (dagLargerThan(e, budget)) {
+      leafCost = budget + 1;
+      break;
+    }
+    leafCost += dagSize(e);
+    if (leafCost > budget) break;
+  }
   let spent = 0;
   let depth = 0;
   const iters: Iterator<bigint>[] = [vars[0]!.set.values()];

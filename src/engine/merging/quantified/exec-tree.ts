@@ -10,6 +10,11 @@
  *     binary; the paper's "lca is the parent of n1 or n2" once single-child chains are joined).
  * The join step then removes each node left with one child, whose letter becomes the conjunction
  * of both (one letter, so that it hashes apart from its new siblings). Pure structure, generic over the snapshot type: unit-tested on its own.
+ *
+ * A node holds one snapshot per place (key) its state passed while standing at it: the one it
+ * was made with, and later ones the caller adds (addSnapshot: at join points, where paths
+ * that branched apart meet again; the artifact's nodes keep a list of snapshots too). A leaf
+ * looks for a partner among the nodes with a snapshot at its state's current place.
  */
 import { builder, TRUE, type Expr } from '../../../expr/index.js';
 
@@ -22,17 +27,22 @@ export type Occupied<S> = (n: TreeNode<S>) => boolean;
 
 export class TreeNode<S> {
   readonly children: TreeNode<S>[] = [];
+  /** Snapshots of the node's state by the place it stood (the latest at each place). */
+  readonly snaps = new Map<string, S>();
   constructor(
     public parent: TreeNode<S> | null,
     /** Conditions on the edge from the parent (the root has none). */
     public conds: Expr[],
-    /** The state that created the node, as it was then (null at the root). */
-    public snapshot: S | null,
-    /** Where the snapshot stands (candidates must agree on it). */
+    /** Where the node was made (its first snapshot's place). */
     public key: string,
     /** Creation order: among equally high candidates the older one wins. */
     readonly seq: number,
   ) {}
+
+  /** The snapshot the node was made with (at `key`), or null. */
+  get snapshot(): S | null {
+    return this.snaps.get(this.key) ?? null;
+  }
 
   get depth(): number {
     let d = 0;
@@ -57,23 +67,32 @@ export class ExecTree<S> {
   private readonly byKey = new Map<string, Set<TreeNode<S>>>();
 
   constructor() {
-    this.root = new TreeNode<S>(null, [], null, '', this.seq++);
+    this.root = new TreeNode<S>(null, [], '', this.seq++);
   }
 
   /** A new leaf under parent. */
   addChild(parent: TreeNode<S>, conds: Expr[], snapshot: S | null, key: string): TreeNode<S> {
-    const n = new TreeNode<S>(parent, conds, snapshot, key, this.seq++);
+    const n = new TreeNode<S>(parent, conds, key, this.seq++);
     parent.children.push(n);
-    this.index(n);
+    if (snapshot !== null) this.addSnapshot(n, key, snapshot);
     return n;
   }
 
-  /** Make a node with a snapshot a candidate partner (a node given its snapshot after it was made). */
-  index(n: TreeNode<S>): void {
-    if (n.snapshot === null) return;
-    let set = this.byKey.get(n.key);
-    if (set === undefined) this.byKey.set(n.key, (set = new Set()));
+  /**
+   * n's state stands at `key` (now a candidate partner there); returns the snapshot it had
+   * there before, which the caller releases, or null.
+   */
+  addSnapshot(n: TreeNode<S>, key: string, snapshot: S): S | null {
+    const old = n.snaps.get(key) ?? null;
+    n.snaps.set(key, snapshot);
+    let set = this.byKey.get(key);
+    if (set === undefined) this.byKey.set(key, (set = new Set()));
     set.add(n);
+    return old;
+  }
+
+  private unindex(n: TreeNode<S>): void {
+    for (const k of n.snaps.keys()) this.byKey.get(k)?.delete(n);
   }
 
   /** Every node of the tree, parents before children. */
@@ -124,15 +143,16 @@ export class ExecTree<S> {
   }
 
   /**
-   * The highest node (closest to the root, then the oldest) that may merge with the leaf n1:
-   * the same key, a mergeable place, and a snapshot `compatible` accepts.
+   * The highest node (closest to the root, then the oldest) that may merge with the leaf n1,
+   * whose state stands at `key`: a snapshot there, a mergeable place, and `compatible`
+   * accepting that snapshot.
    */
-  partner(n1: TreeNode<S>, compatible: (snapshot: S) => boolean, occupied: Occupied<S> = () => false): TreeNode<S> | null {
-    const set = this.byKey.get(n1.key);
-    if (set === undefined || set.size < 2) return null;
+  partner(n1: TreeNode<S>, compatible: (snapshot: S) => boolean, occupied: Occupied<S> = () => false, key = n1.key): TreeNode<S> | null {
+    const set = this.byKey.get(key);
+    if (set === undefined || set.size === 0 || (set.size === 1 && set.has(n1))) return null;
     const cands = [...set].filter((c) => c !== n1 && ExecTree.mergeable(n1, c, occupied)).map((c) => ({ c, d: c.depth }));
     cands.sort((a, b) => a.d - b.d || a.c.seq - b.c.seq);
-    for (const { c } of cands) if (compatible(c.snapshot!)) return c;
+    for (const { c } of cands) if (compatible(c.snaps.get(key)!)) return c;
     return null;
   }
 
@@ -141,7 +161,7 @@ export class ExecTree<S> {
    * disjunction of their paths' conditions from the lca; then join the nodes left with one child.
    * `occupied(node)`: a state stands at the node (it stays, though it lost its children).
    */
-  merge(n1: TreeNode<S>, n2: TreeNode<S>, snapshot: S | null, occupied: Occupied<S> = () => false): TreeMerge<S> {
+  merge(n1: TreeNode<S>, n2: TreeNode<S>, snapshot: S | null, occupied: Occupied<S> = () => false, key = n1.key): TreeMerge<S> {
     if (!ExecTree.mergeable(n1, n2, occupied)) throw new Error('exec tree: the nodes may not merge');
     const lca = ExecTree.lca(n1, n2);
     // the older node's path first, so that merges of every iteration build the same shape
@@ -157,7 +177,7 @@ export class ExecTree<S> {
       this.cut(top, removed);
       if (parent !== lca) touched.push(parent);
     }
-    const node = this.addChild(lca, [letter], snapshot, n1.key);
+    const node = this.addChild(lca, [letter], snapshot, key);
     let joins = 0;
     for (const p of touched) joins += this.join(p, lca, occupied, removed);
     // the lca itself may be left with the new node alone
@@ -173,7 +193,7 @@ export class ExecTree<S> {
     while (stack.length > 0) {
       const m = stack.pop()!;
       removed.push(m);
-      if (m.snapshot !== null) this.byKey.get(m.key)?.delete(m);
+      this.unindex(m);
       stack.push(...m.children);
     }
     n.parent = null;
@@ -199,7 +219,7 @@ export class ExecTree<S> {
       c.parent = parent;
       parent.children.splice(parent.children.indexOf(n), 1, c);
       n.children.length = 0;
-      if (n.snapshot !== null) this.byKey.get(n.key)?.delete(n);
+      this.unindex(n);
       n.parent = null;
       removed.push(n);
       return 1;

@@ -9,6 +9,12 @@
  * subtrees, running or paused at an exit, end quietly. So a loop whose body branches several
  * ways into the same state (`c == 'a' || c == 'b'`) keeps a tree linear in its iterations, and
  * the pattern merge at the region's release sees one core per iteration.
+ *
+ * A state also adds a snapshot to its node at each join point it reaches (a block with two
+ * predecessors or more, the loop's header among them) and looks for a partner there: the
+ * ways through a body that branch at different depths (`(c >= 'a' && c <= 'z') || c == '-'`
+ * decided in a callee, the last way forking only at the caller's branch on the result) meet
+ * only after their nodes were made, at the join block or the loop's header.
  */
 import type { Executor } from '../../executor.js';
 import type { ExecutionState } from '../../state.js';
@@ -17,6 +23,7 @@ import { Termination } from '../../errors.js';
 import type { MergeGroup } from '../manual.js';
 import { liveRegisters, mergeBlocker, mergeInto, sameVal } from '../core.js';
 import { ExecTree, type TreeNode } from './exec-tree.js';
+import { functionCfg } from '../location.js';
 import type { QuantifiedCounters } from './merge.js';
 
 type Node = TreeNode<ExecutionState>;
@@ -27,6 +34,15 @@ const trees = new WeakMap<MergeGroup, ExecTree<ExecutionState>>();
 /** Where a node's state stands: frame depth, function and pc. */
 function keyOf(st: ExecutionState): string {
   return `${st.stack.length}:${st.top.kf.name}:${st.pc}`;
+}
+
+/** Whether st stands at the entry of a block with several predecessors in its function. */
+function atJoinPoint(st: ExecutionState): boolean {
+  const kf = st.top.kf;
+  const ki = kf.insts[st.pc];
+  if (ki === undefined) return false;
+  const b = ki.inst.parent.index;
+  return kf.blockPc[b] === st.pc && functionCfg(kf).pred[b]!.length >= 2;
 }
 
 /** Whether b's state equals a's on everything that may still be read (so no ite is needed). */
@@ -81,25 +97,33 @@ export class IncrementalMerging {
   arrive(g: MergeGroup, moved: readonly ExecutionState[]): void {
     const t = trees.get(g);
     if (t === undefined) return;
-    const fresh: Node[] = [];
+    const fresh: { n: Node; key: string }[] = [];
     for (const st of moved) {
       const node = st.regionNode as Node | null;
       if (st.status !== StateStatus.Running || node === null || st.trace === null) continue;
       if (!ExecTree.isAncestor(t.root, node)) throw new Error(`incremental merge: state ${st.id} stands at a node outside its region's tree`);
       const have = ExecTree.letters(t.root, node).length;
-      if (st.trace.length <= have) continue;
-      const leaf = t.addChild(node, st.trace.slice(have), st.snapshot(), keyOf(st));
+      const key = keyOf(st);
+      if (st.trace.length <= have) {
+        // no new condition: at a join point, the node gets a snapshot there (and may merge)
+        if (node === t.root || node.children.length > 0 || !atJoinPoint(st)) continue;
+        t.addSnapshot(node, key, st.snapshot())?.dropSnapshot();
+        this.counters.incrementalSnapshots++;
+        fresh.push({ n: node, key });
+        continue;
+      }
+      const leaf = t.addChild(node, st.trace.slice(have), st.snapshot(), key);
       st.regionNode = leaf;
       this.counters.incrementalNodes++;
-      fresh.push(leaf);
+      fresh.push({ n: leaf, key });
     }
-    for (const leaf of fresh) {
+    for (const { n: leaf, key } of fresh) {
       let n = leaf;
       // a merged node may merge again, higher up
       for (;;) {
         const st = this.stateAt(g, n);
         if (st === null) break;
-        const next = this.mergeOnce(g, t, n, st);
+        const next = this.mergeOnce(g, t, n, st, key);
         if (next === null) break;
         n = next;
       }
@@ -114,26 +138,25 @@ export class IncrementalMerging {
   }
 
   /** Merge leaf n1 (st's node) with its partner; the new node, or null when it has none. */
-  private mergeOnce(g: MergeGroup, t: ExecTree<ExecutionState>, n1: Node, st: ExecutionState): Node | null {
+  private mergeOnce(g: MergeGroup, t: ExecTree<ExecutionState>, n1: Node, st: ExecutionState, key: string): Node | null {
     let occupiedSet: Set<object | null> | null = null;
     const occupied = (n: Node): boolean => {
       occupiedSet ??= this.occupiedNodes(g);
       return occupiedSet.has(n);
     };
-    const n2 = t.partner(n1, (snap) => sameLiveStore(st, snap), occupied);
+    const n2 = t.partner(n1, (snap) => sameLiveStore(st, snap), occupied, key);
     if (n2 === null) return null;
     const ex = this.ex;
     // st stands for both paths now; its values are n2's on everything live
-    mergeInto(ex, st, n2.snapshot!, ex.mergeCounters, ex.opts.mergeWitnessTests ? ex.witnessEvents : undefined);
-    const m = t.merge(n1, n2, null, occupied);
+    mergeInto(ex, st, n2.snaps.get(key)!, ex.mergeCounters, ex.opts.mergeWitnessTests ? ex.witnessEvents : undefined);
+    const m = t.merge(n1, n2, null, occupied, key);
     const letters = ExecTree.letters(t.root, m.node);
     const pc = g.quantified!.root.fork();
     for (const e of letters) if (!pc.add(e)) throw new Error('incremental merge: the merged path condition is infeasible');
     st.constraints = pc;
     st.trace = letters;
     st.regionNode = m.node;
-    m.node.snapshot = st.snapshot();
-    t.index(m.node);
+    t.addSnapshot(m.node, key, st.snapshot());
     // the states of the removed subtrees end: their paths are the merged state's now
     const gone = new Set<object>(m.removed);
     const victims: ExecutionState[] = [];
@@ -148,7 +171,7 @@ export class IncrementalMerging {
       list.length = 0;
       list.push(...keep);
     }
-    for (const n of m.removed) n.snapshot?.dropSnapshot();
+    for (const n of m.removed) for (const sn of n.snaps.values()) sn.dropSnapshot();
     // a join made one letter of several: the traces below it follow the tree again
     if (m.joins > 0) this.retrace(g, t);
     this.counters.incrementalMerges++;
@@ -179,7 +202,7 @@ export class IncrementalMerging {
     const t = trees.get(g);
     if (t === undefined) return;
     trees.delete(g);
-    for (const n of t.nodes()) n.snapshot?.dropSnapshot();
+    for (const n of t.nodes()) for (const sn of n.snaps.values()) sn.dropSnapshot();
     for (const list of g.closed.values()) for (const s of list) s.regionNode = null;
   }
 }

@@ -18,11 +18,14 @@ import { MergeGroup, type QuantifiedRegion } from '../manual.js';
 import { loopRegions } from './loops.js';
 import { mergeLeaves, newQuantifiedCounters, type QuantifiedCounters } from './merge.js';
 import { IncrementalMerging } from './incremental.js';
+import { Termination } from '../../errors.js';
 
 export class QuantifiedRegions {
   readonly counters: QuantifiedCounters = newQuantifiedCounters();
   /** Incremental merging's trees (--use-incremental-merging), or null. */
   readonly incremental: IncrementalMerging | null;
+  /** Regions opened and not yet released. */
+  private readonly live = new Set<MergeGroup>();
 
   constructor(private readonly ex: Executor) {
     this.incremental = ex.opts.useIncrementalMerging ? new IncrementalMerging(ex, this.counters) : null;
@@ -53,6 +56,7 @@ export class QuantifiedRegions {
     st.openMergeStack.push(g);
     st.trace = [];
     this.incremental?.open(g, st);
+    this.live.add(g);
     this.counters.regions++;
     return g;
   }
@@ -81,15 +85,50 @@ export class QuantifiedRegions {
     this.open(st, { kf, depth: st.stack.length, exitPcs: region.exitPcs });
   }
 
+  /**
+   * At a halt (before the remaining states are dumped): the states paused at an exit of a
+   * region that never released are the leaves its release would have merged into one state
+   * per exit (per pattern), whose test is a model of their disjunction, i.e. one leaf's
+   * inputs. So each exit keeps one paused state (the oldest) for its test and the others end
+   * without one; returns how many ended. (KLEE dumps every state; a region's leaves are not
+   * paths the run would have gone on with one by one, and there can be hundreds of
+   * thousands: writing their tests took tens of seconds past the budget.)
+   */
+  endPausedAtHalt(): number {
+    let ended = 0;
+    for (const g of this.live) {
+      for (const list of g.closed.values()) {
+        let kept = false;
+        for (const s of list) {
+          if (s.status !== StateStatus.Running) continue;
+          if (!kept) {
+            kept = true;
+            continue;
+          }
+          this.ex.terminateSilently(s, Termination.Interrupted);
+          ended++;
+        }
+      }
+    }
+    return ended;
+  }
+
   /** Every state of the region arrived or ended: each exit's leaves merge and go on. */
   release(g: MergeGroup): ExecutionState[] {
     const q = g.quantified!;
+    this.live.delete(g);
     // the leaves' traces are their tree paths: the tree has done its work
     this.incremental?.close(g);
     const out: ExecutionState[] = [];
     for (const list of g.closed.values()) {
       const live = list.filter((s) => s.status === StateStatus.Running);
-      const survivors = live.length > 1 ? mergeLeaves(this.ex, live, q.root, { maxPatterns: this.ex.opts.maxPatterns, validate: this.ex.opts.validateQuantifiedMerges }, this.counters) : live;
+      // after a halt the leaves are being dumped: no merging (its queries could outlast the budget)
+      const max = this.ex.opts.maxStatesToMerge;
+      if (max > 0 && live.length >= max) {
+        this.counters.tooManyLeaves++;
+        this.counters.leaves += live.length;
+      }
+      const survivors = live.length > 1 && this.ex.haltReason === null && (max === 0 || live.length < max) ? mergeLeaves(this.ex, live, q.root, { maxPatterns: this.ex.opts.maxPatterns, validate: this.ex.opts.validateQuantifiedMerges }, this.counters) : live;
       for (const s of survivors) {
         s.trace = null;
         out.push(s);

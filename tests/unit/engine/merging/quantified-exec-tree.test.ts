@@ -149,4 +149,30 @@ describe('ExecTree: where merging is refused', () => {
     expect(t.partner(leaf, (x) => x === 'x:1')).toBe(c);
     expect(t.partner(leaf, (x) => x === 'x:1', (m) => m === p)).toBeNull();
   });
+
+  test('join-point snapshots: ways whose nodes were made at different places meet where both pass later', () => {
+    // the '-' way forks at the caller (node at 'body'), the letter ways at the callee's join
+    // block ('join'); both pass the loop header ('head') later, without a new condition
+    const t = new ExecTree<string>();
+    const letter = t.addChild(t.root, [A(0)], 'join:1', 'join');
+    const other = t.addChild(t.root, [b.not(A(0))], 'x', 'x');
+    const dash = t.addChild(other, [B(0)], 'body:1', 'body');
+    t.addChild(other, [b.not(B(0))], 'exit:0', 'exit');
+    // made at different places: no partner at the dash node's own place
+    expect(t.partner(dash, () => true)).toBeNull();
+    expect(t.addSnapshot(letter, 'head', 'head:1')).toBeNull();
+    expect(t.addSnapshot(dash, 'head', 'head:1')).toBeNull();
+    // the later snapshot at a place replaces the earlier one (returned, to be released)
+    expect(t.addSnapshot(dash, 'head', 'head:1')).toBe('head:1');
+    expect(t.partner(dash, (x) => x === 'head:1', () => false, 'head')).toBe(letter);
+    const m = t.merge(dash, letter, 'head:1', () => false, 'head');
+    expect(m.lca).toBe(t.root);
+    expect(m.node.key).toBe('head');
+    expect(m.node.snapshot).toBe('head:1');
+    // the ¬a node kept only its exit child, which took its letter
+    expect(t.root.children.map((c) => c.conds)).toEqual([[b.and(b.not(A(0)), b.not(B(0)))], [b.or(A(0), b.and(b.not(A(0)), B(0)))]]);
+    // removed nodes are no longer candidates at any of their places
+    const late = t.addChild(m.node, [G(1)], 'join:1', 'join');
+    expect(t.partner(late, () => true)).toBeNull();
+  });
 });
