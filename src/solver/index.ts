@@ -58,10 +58,10 @@ export async function createSolver(opts: SolverOptions = {}): Promise<Solver> {
  * `stopAt`: Date.now() milliseconds at which the run's --max-time has passed (with a grace).
  * `z3`: the embedded z3's encoding choices (--z3-constant-arrays); external solvers take none.
  */
-export async function createBackend(name: SolverBackendName, timeoutMs?: number, maxMemoryMB = 0, stopAt?: number, z3: { constantArrays?: ConstantArrayEncoding } = {}): Promise<Solver> {
+export async function createBackend(name: SolverBackendName, timeoutMs?: number, maxMemoryMB = 0, stopAt?: number, z3: { constantArrays?: ConstantArrayEncoding; cpuStopAtUs?: number } = {}): Promise<Solver> {
   // stopAt (the run's end, Z3SolverOptions.stopAt) bounds the embedded z3's checks; an external
   // solver process keeps only its per-query limit
-  if (name === 'z3') return new Z3Solver({ timeoutMs, stopAt, ...z3HeapBounds(maxMemoryMB), constantArrays: z3.constantArrays }); // z3 itself loads on the first query that reaches it
+  if (name === 'z3') return new Z3Solver({ timeoutMs, stopAt, cpuStopAtUs: z3.cpuStopAtUs, ...z3HeapBounds(maxMemoryMB), constantArrays: z3.constantArrays }); // z3 itself loads on the first query that reaches it
   if (isExternalBackend(name)) return new SmtLibSolver({ backend: name, timeoutMs });
   throw new SolverSetupError(`unknown solver backend '${String(name)}' (${SOLVER_BACKENDS.join(', ')})`);
 }

@@ -3,7 +3,8 @@
  * build`): the fast layer's seeded random sampling (fast-sample.ts) gives the rare side its
  * model without the backend, and both sides get a test whose input really takes that side
  * (the digest recomputed here from the .ktest bytes). With --fast-solver-sampling=false the
- * same question goes to the backend (run.stats counts it there).
+ * same question goes to the backend (run.stats counts it there). And a backend query on a
+ * digest that z3 cannot invert is stopped by --max-cpu-time, not by --max-solver-time.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -62,11 +63,17 @@ async function run(name: string, flags: string[]): Promise<{ sides: boolean[]; s
   return { sides, stats: Object.fromEntries(columns.map((c, i) => [c, Number(last[i]!)])) };
 }
 
+function compile(name: string, source: string): void {
+  writeFileSync(join(dir, `${name}.c`), source);
+  const cc = spawnSync('clang-19', ['-emit-llvm', '-c', '-g', '-O0', '-Xclang', '-disable-O0-optnone', `-I${resolve('runtime/include')}`, `${name}.c`, '-o', `${name}.bc`], { cwd: dir, encoding: 'utf8' });
+  if (cc.status !== 0) throw new Error(`clang-19 failed: ${cc.stderr}`);
+}
+
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'tsklee-sampling-'));
-  writeFileSync(join(dir, 'digest.c'), PROG);
-  const cc = spawnSync('clang-19', ['-emit-llvm', '-c', '-g', '-O0', '-Xclang', '-disable-O0-optnone', `-I${resolve('runtime/include')}`, 'digest.c', '-o', 'digest.bc'], { cwd: dir, encoding: 'utf8' });
-  if (cc.status !== 0) throw new Error(`clang-19 failed: ${cc.stderr}`);
+  compile('digest', PROG);
+  // 16 bits of the digest equal to a constant: z3 does not find that preimage in minutes
+  compile('preimage', PROG.replace('& 0xff) < 4)', '& 0xffff) == 0x1234)'));
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -81,5 +88,17 @@ describe('random sampling for branches on a digest', () => {
   it('--fast-solver-sampling=false sends the rare side to the backend', async () => {
     const { stats } = await run('off', ['--fast-solver-sampling=false']);
     expect(stats['SolverLayerBackendQueries']).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('--max-cpu-time stops a backend query', () => {
+  it('ends the run at the CPU limit plus the grace, not at --max-solver-time', () => {
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, [CLI, 'run', '--search=dfs', '--fast-solver-sampling=false', '--max-solver-time=300s', '--max-cpu-time=2s', '--output-dir=cpu', 'preimage.bc'], { cwd: dir, encoding: 'utf8' });
+    const wallS = (performance.now() - t0) / 1000;
+    expect(r.status).toBe(0);
+    // the query ends as a solver failure at ~2 s of CPU + 5 s grace; before, it ran for minutes
+    expect(r.stderr).toContain('Query timed out');
+    expect(wallS).toBeLessThan(60);
   }, 120_000);
 });

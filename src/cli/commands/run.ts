@@ -247,7 +247,7 @@ function withRunOptions(y: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return y;
 }
 
-/** How long a solver query may run on past --max-time before it is stopped. */
+/** How long a solver query may run on past --max-time (or --max-cpu-time) before it is stopped. */
 const MAX_TIME_GRACE_MS = 5000;
 /**
  * --jobs: CPU seconds of the run per worker running before one more starts (one more costs
@@ -340,11 +340,15 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       // MAX_TIME_GRACE_MS after the run's end is stopped, those after it are short
       const maxTimeS = argv.maxTime !== undefined ? parseTimeSpan(argv.maxTime, 'max-time') : 0;
       const stopAt = maxTimeS > 0 ? Date.now() + maxTimeS * 1000 + MAX_TIME_GRACE_MS : undefined;
+      // --max-cpu-time the same way, in the process's CPU time (the embedded z3 only)
+      const maxCpuS = argv.maxCpuTime !== undefined ? parseTimeSpan(argv.maxCpuTime, 'max-cpu-time') : 0;
+      const cpuNow = process.cpuUsage();
+      const cpuStopAtUs = maxCpuS > 0 ? cpuNow.user + cpuNow.system + (maxCpuS * 1000 + MAX_TIME_GRACE_MS) * 1000 : undefined;
       const backendName = solverBackendArg(argv.solverBackend, 'solver-backend');
       // a parallel exploration's workers start their own solvers
       if (argv.debugIlpPrecheckProfile === true && solverOpts.ilpPrecheck !== true) throw new UsageError('--debug-ilp-precheck-profile: needs --ilp-precheck');
       if (solverOpts.z3ConstantArrays !== undefined && backendName !== 'z3') throw new UsageError(`--z3-constant-arrays: the backend is ${backendName}, not the embedded z3`);
-      coreP = jobs > 1 ? undefined : createBackend(backendName, solverOpts.timeoutMs, maxMemoryMB, stopAt, { constantArrays: solverOpts.z3ConstantArrays });
+      coreP = jobs > 1 ? undefined : createBackend(backendName, solverOpts.timeoutMs, maxMemoryMB, stopAt, { constantArrays: solverOpts.z3ConstantArrays, cpuStopAtUs });
       coreP?.catch(() => {}); // reported where it is awaited
       if (argv.debugValidateSolver === true && argv.debugValidateSolverBackend !== undefined) {
         oracleP = createBackend(solverBackendArg(argv.debugValidateSolverBackend, 'debug-validate-solver-backend'), solverOpts.timeoutMs, maxMemoryMB);

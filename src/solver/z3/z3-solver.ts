@@ -86,6 +86,12 @@ export interface Z3SolverOptions {
    * of the states left at the end still need their models). None if absent.
    */
   stopAt?: number;
+  /**
+   * The process CPU time (process.cpuUsage(), user + system µs, from --max-cpu-time) at which
+   * checks stop the same way. A check may use at most the CPU left, so the CPU left as wall
+   * time bounds it (a loaded machine stops it early, never late). None if absent.
+   */
+  cpuStopAtUs?: number;
   /** z3's own allocation limit (`memory_max_size`), below the wasm heap's 2 GB. */
   memoryLimitMB?: number;
   /** Bound on cached translations (see Z3Builder). */
@@ -538,6 +544,11 @@ export class Z3Solver implements IncrementalSolver {
     let limit = t > 0 ? t : Infinity;
     if (this.opts.stopAt !== undefined) {
       const left = this.opts.stopAt - Date.now();
+      limit = Math.min(limit, left > 0 ? left : AFTER_STOP_MS);
+    }
+    if (this.opts.cpuStopAtUs !== undefined) {
+      const u = process.cpuUsage();
+      const left = (this.opts.cpuStopAtUs - (u.user + u.system)) / 1000;
       limit = Math.min(limit, left > 0 ? left : AFTER_STOP_MS);
     }
     this.lastLimitMs = limit;
