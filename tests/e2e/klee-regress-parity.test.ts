@@ -3,7 +3,7 @@
  * regression programs"). The programs here are ours, written for each fix.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { disposeSolver, errorMessage, int32, objectBytes, runC } from '../unit/engine/support/run-c.js';
+import { compileC, disposeSolver, errorMessage, int32, objectBytes, runBitcode, runC } from '../unit/engine/support/run-c.js';
 
 afterAll(() => disposeSolver());
 
@@ -48,5 +48,66 @@ int main(void) {
     expect(errs).toEqual(['Out of bounds read when extracting element']);
     const hit = r.tests.filter((t) => t.err === undefined).map((t) => int32(objectBytes(t, 'k')));
     expect(hit.sort()).toEqual([0, 1, 2, 3]);
+  });
+});
+
+describe('UBSan handlers (a -fsanitize= build; KLEE --ubsan-runtime)', () => {
+  it("each failed check ends its path with KLEE's runtime message and error file, at the program's line", async () => {
+    const bc = compileC(
+      `${H}
+int tab[4];
+int main(void) {
+  int x, y; unsigned k; unsigned char c;
+  klee_make_symbolic(&x, sizeof x, "x");
+  klee_make_symbolic(&y, sizeof y, "y");
+  klee_make_symbolic(&k, sizeof k, "k");
+  volatile int r;
+  switch (k) {
+  case 0: r = x + y; break;
+  case 1: r = x << y; break;
+  case 2: r = x / y; break;
+  case 3: r = tab[y]; break;
+  case 4: c = x; r = c; break;
+  case 5: r = *(int *)(intptr_t)(x & 3); break;
+  case 6: { unsigned u = (unsigned)x; r = u * 3u; break; }
+  }
+  return 0;
+}`,
+      ['-fsanitize=undefined,unsigned-integer-overflow,implicit-conversion'],
+    );
+    const r = await runBitcode(bc, { emitAllErrors: true });
+    const errs = r.tests.filter((t) => t.err !== undefined).map((t) => `${t.err}: ${errorMessage(t)} @${/Line: (\d+)/.exec(t.errText ?? '')?.[1]}`);
+    expect(errs.sort()).toEqual(
+      [
+        'overflow: signed-integer-overflow @12',
+        'overflow: shift out of bounds @13',
+        'overflow: shift out of bounds @13',
+        'overflow: integer division overflow @14',
+        'ptr: out-of-bounds-index @15',
+        'implicit_conversion: implicit-signed-integer-truncation @16',
+        'ptr: null-pointer-use @17',
+        'ptr: misaligned-pointer-use @17',
+        'overflow: unsigned-integer-overflow @18',
+        'implicit_conversion: implicit-integer-sign-change @18',
+      ].sort(),
+    );
+    expect(r.warnings.join('\n')).not.toMatch(/__ubsan/);
+    // the overflow test's inputs do overflow
+    const add = r.tests.find((t) => errorMessage(t) === 'signed-integer-overflow')!;
+    const sum = int32(objectBytes(add, 'x')) + int32(objectBytes(add, 'y'));
+    expect(sum > 2147483647 || sum < -2147483648).toBe(true);
+  });
+
+  it('a program that defines a handler runs its own', async () => {
+    const bc = compileC(
+      `${H}
+int seen;
+void __ubsan_handle_add_overflow(void *d, void *a, void *b) { seen = 1; }
+int main(void) { int x = klee_int("x"); volatile int r = x + 1; return seen; }`,
+      ['-fsanitize=signed-integer-overflow'],
+    );
+    const r = await runBitcode(bc);
+    expect(r.tests.filter((t) => t.err !== undefined)).toHaveLength(0);
+    expect(r.tests).toHaveLength(2);
   });
 });
