@@ -2,10 +2,19 @@
  * Fixes found by running KLEE's own regression programs through tsklee (README: "KLEE's
  * regression programs"). The programs here are ours, written for each fix.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { compileProgram, tsklee } from '../support/tsklee-cli.js';
 import { compileC, disposeSolver, errorMessage, int32, objectBytes, runBitcode, runC } from '../unit/engine/support/run-c.js';
 
-afterAll(() => disposeSolver());
+const dir = mkdtempSync(join(tmpdir(), 'tsklee-kreg-'));
+
+afterAll(() => {
+  disposeSolver();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const H = '#include <klee/klee.h>\n#include <stdint.h>\n';
 
@@ -109,5 +118,35 @@ int main(void) { int x = klee_int("x"); volatile int r = x + 1; return seen; }`,
     const r = await runBitcode(bc);
     expect(r.tests.filter((t) => t.err !== undefined)).toHaveLength(0);
     expect(r.tests).toHaveLength(2);
+  });
+});
+
+describe("the command line as KLEE's tests use it", () => {
+  it('klee-stats --print-columns with the termination classes, and the one-dash -to-csv', () => {
+    const bc = compileProgram(
+      dir,
+      'classes',
+      `${H}#include <stdlib.h>
+int main(void) {
+  int k = klee_int("k");
+  if (k == 1) abort();
+  if (k == 2) klee_silent_exit(0);
+  if (k == 3) klee_assume(k != 3);
+  return 0;
+}`,
+      ['-fsanitize=signed-integer-overflow'],
+    );
+    const run = tsklee(['run', '--search=dfs', '--ubsan-runtime', '--output-dir=classes-out', bc], dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/warning: --ubsan-runtime: /);
+    const cols = tsklee(['stats', '--print-columns', 'TermExit,TermProgrErr,TermUserErr,TermEarlyUser,Instrs', '--table-format=csv', 'classes-out'], dir);
+    expect(cols.stderr).toBe('');
+    const [head, row] = cols.stdout.trim().split('\n');
+    expect(head).toBe('Path,TermExit,TermProgrErr,TermUserErr,TermEarlyUser,Instrs');
+    expect(row!.split(',').slice(1, 5)).toEqual(['1', '1', '1', '1']);
+    expect(tsklee(['stats', '--print-columns=Nope', 'classes-out'], dir).stderr).toMatch(/unknown column 'Nope'/);
+    const csv = tsklee(['stats', '-to-csv', 'classes-out'], dir);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout).toMatch(/^Instructions,/);
   });
 });
