@@ -164,7 +164,7 @@ export class Executor {
   createInitialState(): ExecutionState {
     const entry = this.km.module.getFunction(this.opts.entryPoint);
     if (entry === undefined || entry.isDeclaration) {
-      throw new EngineSetupError(`entry point '${this.opts.entryPoint}' not found in the module`);
+      throw new EngineSetupError(`Entry function '${this.opts.entryPoint}' not found in module.`);
     }
     const kf = this.km.kfunction(entry)!;
     const st = new ExecutionState(this.nextStateId++, [], new ConstraintSet({ rewriteEqualities: this.opts.rewriteEqualities }), this.memoryModel.initial());

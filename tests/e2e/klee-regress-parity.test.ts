@@ -149,4 +149,14 @@ int main(void) {
     expect(csv.code).toBe(0);
     expect(csv.stdout).toMatch(/^Instructions,/);
   });
+
+  it("a missing entry function is KLEE's one line, with or without the POSIX runtime", () => {
+    const bc = compileProgram(dir, 'nomain', 'int helper(int x) { return x + 1; }\n');
+    for (const extra of [[], ['--posix-runtime'], ['--libc=uclibc', '--posix-runtime'], ['--entry-point=missing']]) {
+      const r = tsklee(['run', ...extra, `--output-dir=nomain-${extra.length}-${extra[0] ?? ''}`.replace(/[=-]+$/, ''), bc], dir);
+      expect(r.code).toBe(1);
+      const name = extra.includes('--entry-point=missing') ? 'missing' : 'main';
+      expect(r.stderr).toMatch(new RegExp(`^tsklee: error: (--posix-runtime: .*: )?Entry function '${name}' not found in module\\.$`, 'm'));
+    }
+  });
 });

@@ -392,7 +392,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         if (module.getFunction(a.target) === undefined) throw new UsageError(`--function-alias=${a.pattern}:${a.target}: no function named '${a.target}' in the program`);
       }
       const entry = module.getFunction(opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint);
-      if (entry === undefined || entry.isDeclaration) throw new EngineSetupError(`entry point '${opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint}' not found in the module`);
+      if (entry === undefined || entry.isDeclaration) throw new EngineSetupError(`Entry function '${opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint}' not found in module.`);
       if (jobs > 1) {
         const load = { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none', userMain: posixRuntime ? argv.entryPoint : undefined };
         const statsFiles = { cmd: input, lcovName: basename(input).replace(/\.[^.]*$/, ''), commitEvery: argv.statsCommitAfter, relocationColumns: argv.addressing === 'relocatable' };
