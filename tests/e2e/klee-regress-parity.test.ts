@@ -159,4 +159,23 @@ int main(void) {
       expect(r.stderr).toMatch(new RegExp(`^tsklee: error: (--posix-runtime: .*: )?Entry function '${name}' not found in module\\.$`, 'm'));
     }
   });
+
+  it('--max-static-fork-pct says where it stops forking (once per branch)', () => {
+    const bc = compileProgram(
+      dir,
+      'hot',
+      `${H}
+int main(void) {
+  int x[6], n = 0;
+  klee_make_symbolic(x, sizeof x, "x");
+  for (int i = 0; i < 6; i++)
+    if (x[i]) n++;
+  return n;
+}`,
+    );
+    const r = tsklee(['run', '-max-static-fork-pct=0.5', '-max-static-pct-check-delay=0s', '--output-dir=hot-out', bc], dir);
+    expect(r.code).toBe(0);
+    const lines = r.stderr.split('\n').filter((l) => l.includes('skipping fork'));
+    expect(lines).toEqual([expect.stringMatching(/^tsklee: WARNING ONCE: skipping fork and concretizing condition \(MaxStatic\*Pct limit reached\) at .*hot\.c:7$/)]);
+  });
 });
