@@ -176,6 +176,6 @@ int main(void) {
     const r = tsklee(['run', '-max-static-fork-pct=0.5', '-max-static-pct-check-delay=0s', '--output-dir=hot-out', bc], dir);
     expect(r.code).toBe(0);
     const lines = r.stderr.split('\n').filter((l) => l.includes('skipping fork'));
-    expect(lines).toEqual([expect.stringMatching(/^tsklee: WARNING ONCE: skipping fork and concretizing condition \(MaxStatic\*Pct limit reached\) at .*hot\.c:7$/)]);
+    expect(lines).toEqual([expect.stringMatching(/^tsklee: WARNING ONCE: skipping fork and concretizing condition \(MaxStatic\*Pct limit reached\) at .*hot\.c:8$/)]);
   });
 });
