@@ -2,7 +2,7 @@
  * Fixes found by running KLEE's own regression programs through tsklee (README: "KLEE's
  * regression programs"). The programs here are ours, written for each fix.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
@@ -177,5 +177,28 @@ int main(void) {
     expect(r.code).toBe(0);
     const lines = r.stderr.split('\n').filter((l) => l.includes('skipping fork'));
     expect(lines).toEqual([expect.stringMatching(/^tsklee: WARNING ONCE: skipping fork and concretizing condition \(MaxStatic\*Pct limit reached\) at .*hot\.c:8$/)]);
+  });
+
+  it('--write-kqueries writes KQuery files as KLEE does: arrays, then (query [constraints] false), labels shared', () => {
+    const bc = compileProgram(
+      dir,
+      'kq',
+      `${H}
+unsigned char table[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+int main(void) {
+  unsigned char x[4];
+  klee_make_symbolic(x, sizeof x, "x");
+  if (x[2] >= 8) return 1;
+  if (table[x[2]] == 3) return 2;
+  return 3;
+}`,
+    );
+    expect(tsklee(['run', '--search=dfs', '--write-kqueries', '--rewrite-equalities=false', '--output-dir=kq-out', bc], dir).code).toBe(0);
+    const files = readdirSync(join(dir, 'kq-out')).filter((f) => f.endsWith('.kquery'));
+    expect(files).toHaveLength(3);
+    const texts = files.map((f) => readFileSync(join(dir, 'kq-out', f), 'utf8'));
+    const two = texts.find((t) => /\n {8}\(Eq 3 /.test(t))!;
+    // the byte x[2] is labelled where first printed and referred to by its label after
+    expect(two).toMatch(/^array x\[4\] : w32 -> w8 = symbolic\narray \S+\[8\] : w32 -> w8 = \[1 2 3 4 5 6 7 8\]\n\(query \[\(Slt N0:\(ZExt w32 \(Read w8 2 x\)\) 8\)\n {8}\(Eq 3 \(Read w8 N0 \S+\)\)\]\n {8}false\)\n$/);
   });
 });
