@@ -201,4 +201,24 @@ int main(void) {
     // the byte x[2] is labelled where first printed and referred to by its label after
     expect(two).toMatch(/^array x\[4\] : w32 -> w8 = symbolic\narray \S+\[8\] : w32 -> w8 = \[1 2 3 4 5 6 7 8\]\n\(query \[\(Slt N0:\(ZExt w32 \(Read w8 2 x\)\) 8\)\n {8}\(Eq 3 \(Read w8 N0 \S+\)\)\]\n {8}false\)\n$/);
   });
+
+  it('--readable-posix-inputs: symbolic arguments come out printable', () => {
+    const bc = compileProgram(
+      dir,
+      'args',
+      `#include <string.h>
+int main(int argc, char **argv) { return argc > 1 && strlen(argv[1]) == 3 ? 1 : 0; }`,
+    );
+    const bytesOf = (out: string): number[] => {
+      const r = tsklee(['run', '--posix-runtime', '--search=dfs', `--output-dir=${out}`, ...(out === 'readable' ? ['--readable-posix-inputs'] : []), bc, '--sym-arg', '3'], dir);
+      expect(r.code).toBe(0);
+      const shown = tsklee(['ktest', ...readdirSync(join(dir, out)).filter((f) => f.endsWith('.ktest')).map((f) => join(out, f))], dir).stdout;
+      return [...shown.matchAll(/name: 'arg00'\n(?:.*\n){2}.*hex : 0x([0-9a-f]+)/g)].flatMap((m) => [...Buffer.from(m[1]!, 'hex')]);
+    };
+    const readable = bytesOf('readable');
+    expect(readable.length).toBeGreaterThan(0);
+    // every byte before an argument's end is printable (the end itself is NUL)
+    expect(readable.filter((b) => b !== 0).every((b) => b >= 32 && b <= 126)).toBe(true);
+    expect(bytesOf('plain').some((b) => b === 0 || b < 32 || b > 126)).toBe(true);
+  });
 });
