@@ -221,4 +221,25 @@ int main(int argc, char **argv) { return argc > 1 && strlen(argv[1]) == 3 ? 1 : 
     expect(readable.filter((b) => b !== 0).every((b) => b >= 32 && b <= 126)).toBe(true);
     expect(bytesOf('plain').some((b) => b === 0 || b < 32 || b > 126)).toBe(true);
   });
+
+  it("--echo-program-output shows every path's writes on tsklee's stdout and stderr, as KLEE does", () => {
+    const bc = compileProgram(
+      dir,
+      'echo',
+      `${H}#include <stdio.h>
+int main(void) {
+  int k = klee_int("k");
+  if (k > 0) printf("positive\\n"); else fprintf(stderr, "not positive\\n");
+  return 0;
+}`,
+    );
+    const on = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--echo-program-output', '--output-dir=echo-on', bc], dir);
+    expect(on.code).toBe(0);
+    expect(on.stdout).toBe('positive\n');
+    expect(on.stderr).toMatch(/^not positive$/m);
+    const off = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--output-dir=echo-off', bc], dir);
+    expect(off.stdout).toBe('');
+    expect(off.stderr).not.toMatch(/positive/);
+    expect(tsklee(['run', '--jobs=2', '--echo-program-output', '--output-dir=echo-jobs', bc], dir).stderr).toMatch(/--jobs: --echo-program-output is not supported/);
+  });
 });

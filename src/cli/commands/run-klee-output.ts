@@ -21,6 +21,7 @@ export const KLEE_OUTPUT_OPTIONS: Record<string, RunOptionSpec> = {
   'output-module': { type: 'boolean', describe: 'write the module as executed (final.ll: LLVM text, tsklee writes no bitcode)' },
   'output-source': { type: 'boolean', describe: 'write assembly.ll, the module the error reports point into (default true)' },
   'warnings-only-to-file': { type: 'boolean', describe: 'warnings go to warnings.txt only, not to the terminal' },
+  'echo-program-output': { type: 'boolean', describe: "also show the program's stdout and stderr writes on tsklee's, every path's as it runs (as KLEE does); testN.stdout/.stderr are written either way" },
   'debug-print-instructions': {
     type: 'string',
     describe: 'print every instruction before it runs: all|src|compact, to stderr or file (instructions.txt), e.g. all:stderr,src:file (repeatable)',
@@ -77,6 +78,7 @@ export interface KleeOutputArgs {
   outputModule?: boolean;
   outputSource?: boolean;
   warningsOnlyToFile?: boolean;
+  echoProgramOutput?: boolean;
   useQueryLog?: string | string[];
   debugPrintInstructions?: string | string[];
 }

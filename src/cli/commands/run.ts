@@ -460,6 +460,13 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
           statistics: { ...statsSinks(out, stats, wanted.istats, input), backend: countingBackend(core) },
           events: {
             onInstruction: trace === undefined ? undefined : (line) => trace.write(line),
+            onProgramOutput:
+              argv.echoProgramOutput === true
+                ? (fd, bytes) => {
+                    progress?.clear();
+                    (fd === 1 ? process.stdout : process.stderr).write(bytes);
+                  }
+                : undefined,
             onLog: (line, kind) => {
               if (kind === 'warning' && argv.warningsOnlyToFile === true) return; // warnings.txt has it
               progress?.clear();
