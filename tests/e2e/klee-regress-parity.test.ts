@@ -242,4 +242,25 @@ int main(void) {
     expect(off.stderr).not.toMatch(/positive/);
     expect(tsklee(['run', '--jobs=2', '--echo-program-output', '--output-dir=echo-jobs', bc], dir).stderr).toMatch(/--jobs: --echo-program-output is not supported/);
   });
+
+  it('a call through an unprototyped declaration links and runs (widths converted as KLEE does)', () => {
+    // read() without <unistd.h>: `int read()` here, ssize_t read(int, void *, size_t) in the runtime
+    const bc = compileProgram(
+      dir,
+      'implicit',
+      `int main(void) {
+  char b[8];
+  long n = read(0, b, 5);
+  if (n != 4) return 1;
+  if (b[0] == 'x') return 2;
+  return 0;
+}`,
+      ['-Wno-implicit-function-declaration'],
+    );
+    const r = tsklee(['run', '--posix-runtime', '--output-dir=implicit-out', bc, '--sym-stdin', '4'], dir);
+    expect(r.stderr).not.toMatch(/error/);
+    expect(r.code).toBe(0);
+    const statuses = readFileSync(join(dir, 'implicit-out', 'exit-status.txt'), 'utf8').trim().split('\n').map((l) => l.split(' ')[1]);
+    expect(new Set(statuses)).toEqual(new Set(['0', '2']));
+  });
 });
