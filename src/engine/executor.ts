@@ -85,6 +85,8 @@ export class Executor {
   keepProcessTree = true;
   searcher: Searcher<ExecutionState> | null = null;
   haltReason: string | null = null;
+  /** The error report that stopped the run under --exit-on-error (KLEE prints it). */
+  exitErrorReport: string | null = null;
   private nextStateId = 1;
   private readonly liveStates = new Set<ExecutionState>();
   private warnedOnce = new Set<string>();

@@ -44,6 +44,8 @@ export interface RunSummary {
   queries: number;
   /** Why the run stopped early, or null when every path was explored. */
   haltReason: string | null;
+  /** Under --exit-on-error, the error report (the .err text) of the error that stopped the run. */
+  exitErrorReport: string | null;
   elapsedMs: number;
   /** Automatic and manual merging's statistics (null when nothing merged and merging was off). */
   merging: MergingSummary | null;

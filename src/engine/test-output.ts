@@ -194,7 +194,10 @@ export class TestWriter {
     this.ex.events.onStateEnd?.({ stateId: st.id, testId: id, kind, message });
     if (this.exitOn.has(kind)) this.ex.halt(`exit on error type: ${message}`);
     // KLEE's --exit-on-error: the run ends here, the other states without tests
-    if (this.ex.opts.exitOnError) this.ex.halt(`${EXIT_ON_ERROR_PREFIX}${message}`, false);
+    if (this.ex.opts.exitOnError) {
+      this.ex.exitErrorReport = text;
+      this.ex.halt(`${EXIT_ON_ERROR_PREFIX}${message}`, false);
+    }
   }
 
   /** The stack of an error report, innermost frame first (KLEE's ExecutionState::dumpStack). */

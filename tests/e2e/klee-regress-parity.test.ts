@@ -263,4 +263,16 @@ int main(void) {
     const statuses = readFileSync(join(dir, 'implicit-out', 'exit-status.txt'), 'utf8').trim().split('\n').map((l) => l.split(' ')[1]);
     expect(new Set(statuses)).toEqual(new Set(['0', '2']));
   });
+
+  it("--exit-on-error ends with KLEE's EXITING ON ERROR: and the error's report", () => {
+    const bc = compileProgram(dir, 'stop', `${H}#include <stdlib.h>
+int main(void) {
+  if (klee_int("a"))
+    abort();
+  return 0;
+}`);
+    const r = tsklee(['run', '--exit-on-error', '--output-dir=stop-out', bc], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^tsklee: error: EXITING ON ERROR:\nError: abort failure\nFile: .*stop\.c\nLine: 6\n/m);
+  });
 });

@@ -29,7 +29,7 @@ import { EXIT_ON_ERROR_PREFIX } from '../../engine/test-output.js';
 import { resolveSearchNames, SearcherConfigError } from '../../engine/searchers/index.js';
 import { LIBC_CHOICES, loadProgram, RuntimeSetupError, type LibcChoice } from '../../engine/prepare/runtime.js';
 import type { GlobalArgs } from '../context.js';
-import { UsageError } from '../errors.js';
+import { ReportedError, UsageError } from '../errors.js';
 import { addressingOptions, type AddressingArgs } from './run-addressing.js';
 import { ProgressLine } from '../progress.js';
 import { formatMergingSummary } from '../../engine/merging/summary.js';
@@ -499,7 +499,10 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         );
         process.stderr.write(formatDoneSummary(done).replace(/^KLEE: /gm, 'tsklee: '));
         if (r.merging !== null) process.stderr.write(formatMergingSummary(r.merging).replace(/^KLEE: /gm, 'tsklee: '));
-        if (r.haltReason !== null && r.haltReason.startsWith(EXIT_ON_ERROR_PREFIX)) throw new UsageError(r.haltReason);
+        // KLEE's wording: EXITING ON ERROR: and the error's report on the lines after
+        if (r.haltReason !== null && r.haltReason.startsWith(EXIT_ON_ERROR_PREFIX)) {
+          throw r.exitErrorReport !== null ? new ReportedError(EXIT_ON_ERROR_PREFIX.trimEnd(), r.exitErrorReport) : new UsageError(r.haltReason);
+        }
         if (r.haltReason !== null) process.stderr.write(`tsklee: halted: ${r.haltReason}\n`);
       } finally {
         trace?.close();
