@@ -79,6 +79,7 @@ export async function runCli(args: string[]): Promise<number> {
   let yargsArgs = args;
   try {
     if (needed.some((c) => c.name === 'run')) yargsArgs = (await import('./commands/run.js')).separateProgramArgs(args);
+    else if (needed.some((c) => c.name === 'stats')) yargsArgs = (await import('./commands/stats.js')).statsLongOptions(args);
   } catch (e) {
     return reportError(e);
   }

@@ -19,6 +19,16 @@ export class UsageError extends Error {
   }
 }
 
+/** A one-line error followed by a report printed as it is (--exit-on-error's error report, as KLEE prints it). */
+export class ReportedError extends UsageError {
+  constructor(
+    message: string,
+    readonly report: string,
+  ) {
+    super(message);
+  }
+}
+
 const SYSTEM_ERRORS: Record<string, string> = {
   ENOENT: 'no such file or directory',
   EACCES: 'permission denied',
@@ -60,6 +70,7 @@ export function describeError(e: unknown): { line: string; code: number } {
 export function reportError(e: unknown): number {
   const { line, code } = describeError(e);
   process.stderr.write(`tsklee: error: ${singleLine(line)}\n`);
+  if (e instanceof ReportedError) process.stderr.write(`${e.report.trimEnd()}\n`);
   if (process.env.TSKLEE_DEBUG === '1' && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
   return code;
 }

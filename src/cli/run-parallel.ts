@@ -48,6 +48,7 @@ export function parallelRefusals(o: Record<string, unknown>): string | null {
     [o.maxForks !== undefined, '--max-forks'],
   ];
   // the workers' solver chains have no output file for the profile
+  if (o.echoProgramOutput === true) return "--jobs: --echo-program-output is not supported in a parallel exploration (the workers' program output is not passed on)";
   if (o.debugIlpPrecheckProfile === true) return '--jobs: --debug-ilp-precheck-profile is not supported in a parallel exploration (the workers write no profile)';
   const bad = checks.find(([b]) => b);
   return bad === undefined ? null : `--jobs: ${bad[1]} is not supported in a parallel exploration (a merged or stopped state's path is not one prefix)`;

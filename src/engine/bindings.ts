@@ -65,6 +65,7 @@ import { handleWriteConsole } from './special/console.js';
 import { handleLongjmp, handleSetjmp } from './special/jmp.js';
 import { isRuntimeFunction } from './prepare/runtime-functions.js';
 import { LIBM } from './special/libm.js';
+import { UBSAN_HANDLERS } from './special/ubsan.js';
 import { Termination } from './errors.js';
 
 /** Handled only when the module does not define them (KLEE's doNotOverride entries). */
@@ -124,9 +125,10 @@ const OVERRIDE: Record<string, SpecialHandler> = {
   _Znwm: handleNew,
 };
 
-/** What KLEE's runtime libraries provide (and libm, which KLEE calls natively); used only for declarations. */
+/** What KLEE's runtime libraries provide (libm, which KLEE calls natively, and the UBSan runtime's handlers); used only for declarations. */
 const RUNTIME: Record<string, SpecialHandler> = {
   ...LIBM,
+  ...UBSAN_HANDLERS,
   klee_int: handleKleeInt,
   klee_range: handleKleeRange,
   klee_choose: handleKleeChoose,

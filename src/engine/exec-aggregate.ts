@@ -14,7 +14,7 @@ import { Msg, Termination } from './errors.js';
 import { checkError, fpOperand, selectValue, wideOperand } from './exec-arith.js';
 import { wideFloat } from './wide-float.js';
 import { fcmp, fpBinary, icmp, intCast, intOpKind, intWidth, isFloatKind, zeroValue } from './scalar.js';
-import { fromExpr, intBinary, toExpr, toUNum, type Scalar, type Val } from './values.js';
+import { intBinary, toExpr, toUNum, type Scalar, type Val } from './values.js';
 import { ExprKind } from '../expr/kinds.js';
 
 function elemOf(t: Type): Type {
@@ -117,9 +117,9 @@ export function execVecOp(ex: Executor, st: ExecutionState, ki: KInst): void {
   ex.bindLocal(target, ki, x.map((xi, i) => intBinary(kind, w, xi as Scalar, y[i] as Scalar)));
 }
 
-/** A concrete index for a vector access, or null (the state ended). */
-function vectorIndex(ex: Executor, st: ExecutionState, v: Scalar, w: number, len: number, what: string): number | null {
-  const i = toUNum(ex.concretize(st, v, w, 'vector index'), w);
+/** A constant vector index, or null when it is out of range (the state ended). */
+function vectorIndex(ex: Executor, st: ExecutionState, v: number | bigint, w: number, len: number, what: string): number | null {
+  const i = toUNum(v, w);
   if (i >= len) {
     ex.terminateOnError(st, `Out of bounds ${what}`, Termination.BadVectorAccess);
     return null;
@@ -127,23 +127,51 @@ function vectorIndex(ex: Executor, st: ExecutionState, v: Scalar, w: number, len
   return i;
 }
 
+/**
+ * The state where a symbolic vector index is in range, or null. The out-of-range side ends
+ * with KLEE's out-of-bounds error (`what`: "read when extracting element", …).
+ */
+function indexInRange(ex: Executor, st: ExecutionState, idx: Expr, w: number, len: number, what: string): ExecutionState | null {
+  const inRange = builder.ult(idx, toExpr(len, w));
+  if (ex.mustBeTrue(st, inRange)) return st;
+  const [ok, bad] = ex.fork(st, inRange);
+  if (bad !== null) ex.terminateOnError(bad, `Out of bounds ${what}`, Termination.BadVectorAccess);
+  return ok;
+}
+
+/**
+ * Floating-point lanes stay concrete (tsklee, like KLEE, concretizes symbolic floats): one
+ * state per feasible lane, each with the index fixed, bound by `bind`.
+ */
+function forkPerLane(ex: Executor, st: ExecutionState, idx: Expr, w: number, len: number, bind: (s: ExecutionState, lane: number) => void): void {
+  let rest: ExecutionState | null = st;
+  for (let i = 0; i < len && rest !== null; i++) {
+    const [hit, other]: [ExecutionState | null, ExecutionState | null] = ex.fork(rest, builder.eq(idx, toExpr(i, w)));
+    if (hit !== null) bind(hit, i);
+    rest = other;
+  }
+}
+
+function isIntLike(t: Type): boolean {
+  return t.kind === TypeKind.Integer || t.kind === TypeKind.Pointer;
+}
+
 export function execExtractElement(ex: Executor, st: ExecutionState, ki: KInst): void {
   const regs = st.top.regs;
   const vec = regs[ki.a] as Val[];
   const idx = regs[ki.b] as Scalar;
   const et = elemOf(ki.inst.ops[0]!.type);
-  if (typeof idx === 'object' && (et.kind === TypeKind.Integer || et.kind === TypeKind.Pointer)) {
-    // a symbolic index picks among the elements without forking
-    const w = intWidth(et);
-    let r: Expr = toExpr(vec[vec.length - 1] as Scalar, w);
-    for (let i = vec.length - 2; i >= 0; i--) r = builder.select(builder.eq(idx, toExpr(i, ki.w2)), toExpr(vec[i] as Scalar, w), r);
-    const inRange = builder.ult(idx, toExpr(vec.length, ki.w2));
-    if (!ex.mustBeTrue(st, inRange)) {
-      const [ok, bad] = ex.fork(st, inRange);
-      if (bad !== null) ex.terminateOnError(bad, 'Out of bounds read when extracting element', Termination.BadVectorAccess);
-      if (ok === null) return;
+  if (typeof idx === 'object') {
+    const ok = indexInRange(ex, st, idx, ki.w2, vec.length, 'read when extracting element');
+    if (ok === null) return;
+    if (!isIntLike(et)) {
+      forkPerLane(ex, ok, idx, ki.w2, vec.length, (s, i) => ex.bindLocal(s, ki, vec[i]!));
+      return;
     }
-    ex.bindLocal(st, ki, fromExpr(r));
+    // an integer lane at a symbolic index is a select among the lanes, without forking
+    let r: Val = vec[vec.length - 1]!;
+    for (let i = vec.length - 2; i >= 0; i--) r = selectValue(ex, ok, et, builder.eq(idx, toExpr(i, ki.w2)), vec[i]!, r);
+    ex.bindLocal(ok, ki, r);
     return;
   }
   const i = vectorIndex(ex, st, idx, ki.w2, vec.length, 'read when extracting element');
@@ -153,10 +181,25 @@ export function execExtractElement(ex: Executor, st: ExecutionState, ki: KInst):
 export function execInsertElement(ex: Executor, st: ExecutionState, ki: KInst): void {
   const regs = st.top.regs;
   const vec = regs[ki.a] as Val[];
-  const i = vectorIndex(ex, st, regs[ki.c] as Scalar, ki.w2, vec.length, 'write when inserting element');
+  const idx = regs[ki.c] as Scalar;
+  const v = regs[ki.b]!;
+  if (typeof idx === 'object') {
+    // every lane becomes "index == lane ? value : old lane" (concretizing the index would
+    // drop the other lanes' paths and the out-of-bounds one)
+    const ok = indexInRange(ex, st, idx, ki.w2, vec.length, 'write when inserting element');
+    if (ok === null) return;
+    const et = elemOf(ki.inst.type);
+    if (!isIntLike(et)) {
+      forkPerLane(ex, ok, idx, ki.w2, vec.length, (s, i) => ex.bindLocal(s, ki, vec.map((old, j) => (j === i ? v : old))));
+      return;
+    }
+    ex.bindLocal(ok, ki, vec.map((old, i) => selectValue(ex, ok, et, builder.eq(idx, toExpr(i, ki.w2)), v, old)));
+    return;
+  }
+  const i = vectorIndex(ex, st, idx, ki.w2, vec.length, 'write when inserting element');
   if (i === null) return;
   const out = vec.slice();
-  out[i] = regs[ki.b]!;
+  out[i] = v;
   ex.bindLocal(st, ki, out);
 }
 

@@ -19,6 +19,7 @@ import { fromExpr, toExpr, toUNum, type Scalar, type Val } from './values.js';
 import { compileAsm, runAsm, type AsmProgram } from './inline-asm.js';
 import { checkError } from './exec-arith.js';
 import { intWidth } from './scalar.js';
+import { coerceArgs } from './call-coerce.js';
 
 /** Arguments of a call instruction, in order. */
 export function callArgs(st: ExecutionState, ki: KInst): Val[] {
@@ -39,6 +40,7 @@ export function enterFunction(ex: Executor, st: ExecutionState, ki: KInst, kf: K
   }
   const fn = kf.fn;
   const nparams = fn.args.length;
+  args = coerceArgs(ki, fn.functionType, args);
   if (args.length < nparams) {
     ex.terminateOnError(st, 'calling function with too few arguments', Termination.User);
     return;

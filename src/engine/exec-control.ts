@@ -12,6 +12,7 @@ import { copyPhis } from './interpreter.js';
 import { Msg, Termination } from './errors.js';
 import { fromExpr, toExpr, toUNum, type Scalar } from './values.js';
 import { icmpConcrete } from './scalar.js';
+import { coerceResult } from './call-coerce.js';
 import type { BasicBlock } from '../ir/globals.js';
 
 /** Continue st along an edge: phi copies, then the target block. */
@@ -228,7 +229,7 @@ export function execRet(ex: Executor, st: ExecutionState, ki: KInst): void {
   const callKi = caller.kf.insts[frame.callerPc]!;
   st.pc = frame.callerPc + 1;
   st.prevPc = frame.callerPc;
-  if (callKi.dest >= 0 && value !== undefined) caller.regs[callKi.dest] = value;
+  if (callKi.dest >= 0 && value !== undefined) caller.regs[callKi.dest] = coerceResult(callKi, frame.kf.fn.functionType, value);
 }
 
 /** A boolean register as an expression. */

@@ -85,6 +85,8 @@ export class Executor {
   keepProcessTree = true;
   searcher: Searcher<ExecutionState> | null = null;
   haltReason: string | null = null;
+  /** The error report that stopped the run under --exit-on-error (KLEE prints it). */
+  exitErrorReport: string | null = null;
   private nextStateId = 1;
   private readonly liveStates = new Set<ExecutionState>();
   private warnedOnce = new Set<string>();
@@ -164,7 +166,7 @@ export class Executor {
   createInitialState(): ExecutionState {
     const entry = this.km.module.getFunction(this.opts.entryPoint);
     if (entry === undefined || entry.isDeclaration) {
-      throw new EngineSetupError(`entry point '${this.opts.entryPoint}' not found in the module`);
+      throw new EngineSetupError(`Entry function '${this.opts.entryPoint}' not found in module.`);
     }
     const kf = this.km.kfunction(entry)!;
     const st = new ExecutionState(this.nextStateId++, [], new ConstraintSet({ rewriteEqualities: this.opts.rewriteEqualities }), this.memoryModel.initial());

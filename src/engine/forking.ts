@@ -32,6 +32,9 @@ export function forkState(ex: Executor, st: ExecutionState, cond: Expr): [Execut
   const limits = ex.staticLimits;
   if (seeding === null && limits !== null && limits.exceeded(st, ex.currentInst(st))) {
     // --max-static-*-pct: a hot branch takes one value the path allows instead of forking
+    const ki = ex.currentInst(st);
+    const at = ki !== null && ki.file !== '' ? ` at ${ki.file}:${ki.line}` : '';
+    ex.warningOnce(`static-pct${at}`, `skipping fork and concretizing condition (MaxStatic*Pct limit reached)${at}`);
     const v = ex.getValue(st, cond);
     st.addConstraint(builder.eq(v, cond));
     return Number(v.value) !== 0 ? [st, null] : [null, st];

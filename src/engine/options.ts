@@ -96,6 +96,8 @@ export interface EngineOptions {
   switchType: 'internal' | 'simple';
   /** klee_assume(false) on a path ends it silently instead of with a user error (KLEE's --silent-klee-assume). */
   silentKleeAssume: boolean;
+  /** The POSIX model's klee_posix_prefer_cex calls count, as klee_prefer_cex (KLEE's --readable-posix-inputs). Default false. */
+  readablePosixInputs: boolean;
   /** Substitute constants into the path condition when an equality with a constant is added (KLEE's --rewrite-equalities). Default true. */
   rewriteEqualities: boolean;
   /**
@@ -318,6 +320,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   // KLEE options (issue 21)
   switchType: 'internal',
   silentKleeAssume: false,
+  readablePosixInputs: false,
   rewriteEqualities: true,
   functionAliases: [],
   externalCalls: 'concrete',

@@ -13,6 +13,7 @@ export function runSummary(ex: Executor, elapsedMs: number): RunSummary {
     errors: ex.writer.errors,
     queries: ex.queries,
     haltReason: ex.haltReason,
+    exitErrorReport: ex.exitErrorReport,
     elapsedMs,
     merging: ex.mergingSummary(),
     coveredInstructions: ex.coveredCount,

@@ -14,6 +14,11 @@ export interface ExploreEvents {
   onInstruction?: (line: string) => void;
   /** A line KLEE would print on stderr ("ERROR: prog.c:3: …", warnings). */
   onLog?: (line: string, kind: 'message' | 'warning' | 'error' | 'print') => void;
+  /**
+   * The program wrote to its stdout (fd 1) or stderr (fd 2), as it runs (KLEE shows these on
+   * its own console); symbolic bytes as a value the path allows. Only when set.
+   */
+  onProgramOutput?: (fd: 1 | 2, bytes: Uint8Array) => void;
   /** A state ended: its test number (0 when no test was written), how, and for exits the exit value. */
   onStateEnd?: (info: StateEndInfo) => void;
 }
@@ -39,6 +44,8 @@ export interface RunSummary {
   queries: number;
   /** Why the run stopped early, or null when every path was explored. */
   haltReason: string | null;
+  /** Under --exit-on-error, the error report (the .err text) of the error that stopped the run. */
+  exitErrorReport: string | null;
   elapsedMs: number;
   /** Automatic and manual merging's statistics (null when nothing merged and merging was off). */
   merging: MergingSummary | null;

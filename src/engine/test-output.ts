@@ -8,7 +8,7 @@ import type { KTest, KTestObject } from '../output/ktest.js';
 import { formatErrFile, type StackFrameInfo } from '../output/err-file.js';
 import type { WriteTestExtras } from '../output/output-dir.js';
 import { toSmtLib2 } from '../expr/smtlib.js';
-import { printKQuery } from '../expr/kquery.js';
+import { printKQueryFile } from '../expr/kquery.js';
 import { TRUE, type Expr } from '../expr/expr.js';
 import type { ExprArray } from '../expr/array.js';
 import { builder } from '../expr/builder.js';
@@ -194,7 +194,10 @@ export class TestWriter {
     this.ex.events.onStateEnd?.({ stateId: st.id, testId: id, kind, message });
     if (this.exitOn.has(kind)) this.ex.halt(`exit on error type: ${message}`);
     // KLEE's --exit-on-error: the run ends here, the other states without tests
-    if (this.ex.opts.exitOnError) this.ex.halt(`${EXIT_ON_ERROR_PREFIX}${message}`, false);
+    if (this.ex.opts.exitOnError) {
+      this.ex.exitErrorReport = text;
+      this.ex.halt(`${EXIT_ON_ERROR_PREFIX}${message}`, false);
+    }
   }
 
   /** The stack of an error report, innermost frame first (KLEE's ExecutionState::dumpStack). */
@@ -243,7 +246,7 @@ export class TestWriter {
     if (extras.files !== undefined) Object.assign(files, extras.files);
     // the path condition as the solver sees it (the memory model's rewriting applied)
     if (ex.opts.writeSmt2s) files.smt2 = toSmtLib2(ex.solverConstraints(st).length > 0 ? [...ex.solverConstraints(st)] : [TRUE]).text;
-    if (ex.opts.writeKQueries) files.kquery = ex.solverConstraints(st).map((c) => printKQuery(c)).join('\n') + '\n';
+    if (ex.opts.writeKQueries) files.kquery = printKQueryFile(ex.solverConstraints(st));
     if (ex.opts.writeCov) files.cov = firstCoveredLines(st, ex.km);
     if (ex.opts.writeCvcs) files.cvc = toSmtLib2(ex.solverConstraints(st).length > 0 ? [...ex.solverConstraints(st)] : [TRUE]).text;
     if (ex.opts.writePaths) files.path = pathFile(st.path);

@@ -6,7 +6,7 @@
  * (`N0:(...)`, later `N0`), shared update-list tails likewise (`U0:`), so hash-consed DAGs
  * print in linear size. Updates print newest first: `[idx=value, ...] @ array`.
  */
-import { UpdateNode } from './array.js';
+import { UpdateNode, type ExprArray } from './array.js';
 import type { ConstantExpr, Expr } from './expr.js';
 import { ExprKind, kindName } from './kinds.js';
 import { walkDag, type Vertex } from './traverse.js';
@@ -19,13 +19,28 @@ function constText(e: ConstantExpr, implied: boolean): string {
 }
 
 export function printKQuery(root: Expr): string {
+  return printKQueryRoots([root])[0]!;
+}
+
+/**
+ * Several expressions printed as one text would be (KLEE's query printer): a subterm that
+ * occurs more than once anywhere is labelled where it is first printed and referred to by
+ * its label after. `arrays` receives the arrays read, in order of first appearance.
+ */
+export function printKQueryRoots(roots: readonly Expr[], arrays?: Set<ExprArray>): string[] {
   const count = new Map<Vertex, number>();
-  if (root.kind !== ExprKind.Constant) {
-    walkDag([root], { edge: (c) => void count.set(c, (count.get(c) ?? 0) + 1) });
+  const nonConst = roots.filter((r) => r.kind !== ExprKind.Constant);
+  if (nonConst.length > 0) {
+    walkDag(nonConst, { edge: (c) => void count.set(c, (count.get(c) ?? 0) + 1) });
+    // a root counts as one more occurrence: labelled when it is also another's subterm
+    for (const r of nonConst) count.set(r, (count.get(r) ?? 0) + 1);
   }
   const labels = new Map<Vertex, string>();
-  let nextN = 0;
-  let nextU = 0;
+  const counter = { n: 0, u: 0 };
+  return roots.map((root) => printOne(root, count, labels, counter, arrays));
+}
+
+function printOne(root: Expr, count: Map<Vertex, number>, labels: Map<Vertex, string>, counter: { n: number; u: number }, arrays: Set<ExprArray> | undefined): string {
   const out: string[] = [];
   const stack: Item[] = [{ e: root, implied: false }];
   while (stack.length > 0) {
@@ -41,7 +56,7 @@ export function printKQuery(root: Expr): string {
         continue;
       }
       if ((count.get(it) ?? 0) > 1) {
-        const l = `U${nextU++}`;
+        const l = `U${counter.u++}`;
         labels.set(it, l);
         out.push(`${l}:`);
       }
@@ -60,7 +75,7 @@ export function printKQuery(root: Expr): string {
         out.push(label);
         continue;
       }
-      const l = `N${nextN++}`;
+      const l = `N${counter.n++}`;
       labels.set(e, l);
       out.push(`${l}:`);
     }
@@ -74,6 +89,7 @@ export function printKQuery(root: Expr): string {
         stack.push(')', { e: e.body, implied: true }, ' ', { e: e.upper, implied: true }, `${head} i${e.bound.varId} w${e.bound.width} `);
         break;
       case ExprKind.Read:
+        arrays?.add(e.updates.root);
         if (e.updates.head === null) {
           stack.push(` ${e.updates.root.name})`, { e: e.index, implied: true }, `${head}${w}`);
         } else {
@@ -108,4 +124,20 @@ export function printKQuery(root: Expr): string {
     }
   }
   return out.join('');
+}
+
+/**
+ * A path condition as a KQuery file, as KLEE's --write-kqueries writes it: the arrays it
+ * reads (`array x[4] : w32 -> w8 = symbolic`, a constant array with its bytes), then
+ * `(query [constraints] false)` with labels shared between the constraints.
+ */
+export function printKQueryFile(constraints: readonly Expr[]): string {
+  const arrays = new Set<ExprArray>();
+  const texts = printKQueryRoots(constraints, arrays);
+  let out = '';
+  for (const a of arrays) {
+    const values = a.constantValues === null ? 'symbolic' : `[${Array.from(a.constantValues).join(' ')}]`;
+    out += `array ${a.name}[${a.size}] : w${a.domain} -> w${a.range} = ${values}\n`;
+  }
+  return `${out}(query [${texts.join('\n        ')}]\n        false)\n`;
 }

@@ -203,7 +203,33 @@ export function tableOf(paths: readonly string[], records: readonly StatsRecord[
     keys = [];
     for (const r of records) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
   } else keys = MODE_COLUMNS[mode];
-  const headers = ['Path', ...keys.map((k) => HEADER_NAMES[k] ?? k)];
+  return tableOfKeys(paths, records, keys, keys.map((k) => HEADER_NAMES[k] ?? k));
+}
+
+/** klee-stats' short names of the termination-class columns (its --print-columns legend). */
+export const TERMINATION_NAMES: Record<string, string> = {
+  TermExit: 'TerminationExit',
+  TermEarly: 'TerminationEarly',
+  TermSolverErr: 'TerminationSolverError',
+  TermProgrErr: 'TerminationProgramError',
+  TermUserErr: 'TerminationUserError',
+  TermExecErr: 'TerminationExecutionError',
+  TermEarlyAlgo: 'TerminationEarlyAlgorithm',
+  TermEarlyUser: 'TerminationEarlyUser',
+};
+
+/**
+ * The table of klee-stats --print-columns=A,B,…: Path, then each named column under the name
+ * given (a klee-stats header such as Instrs or TermExit, or a run.stats column name).
+ */
+export function tableOfColumns(paths: readonly string[], records: readonly StatsRecord[], names: readonly string[]): { headers: string[]; rows: Cell[][] } {
+  const known = [...new Set(records.flatMap((r) => Object.keys(r)))];
+  const keys = names.map((n) => TERMINATION_NAMES[n] ?? columnOfName(n, known));
+  return tableOfKeys(paths, records, keys, [...names]);
+}
+
+function tableOfKeys(paths: readonly string[], records: readonly StatsRecord[], keys: readonly string[], names: readonly string[]): { headers: string[]; rows: Cell[][] } {
+  const headers = ['Path', ...names];
   const rows = records.map((r, i) => [paths[i]!, ...keys.map((k) => (k in r ? (REAL_KEYS.has(k) || k.startsWith('Rel') ? new Real(r[k]!) : r[k]!) : null))]);
   return { headers, rows };
 }

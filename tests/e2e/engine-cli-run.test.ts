@@ -104,6 +104,6 @@ int main(void) {
     expect(b.stderr).toMatch(/^tsklee: error: unknown searcher 'bogus'/);
     const c = tsklee(['run', '--entry-point=nope', '--output-dir', 'out5', 'oob.c']);
     expect(c.code).toBe(1);
-    expect(c.stderr.trim()).toBe("tsklee: error: entry point 'nope' not found in the module");
+    expect(c.stderr.trim()).toBe("tsklee: error: Entry function 'nope' not found in module.");
   });
 });

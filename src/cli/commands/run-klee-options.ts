@@ -24,6 +24,7 @@ export const KLEE_BEHAVIOUR_OPTIONS: Record<string, RunOptionSpec> = {
   'max-stack-frames': { type: 'number', describe: 'end a state early when a call would exceed this many stack frames (default 8192)' },
   'max-sym-array-size': { type: 'number', describe: 'fix a symbolic offset into an object of at least this many bytes to one value (default 0 = off)' },
   'silent-klee-assume': { type: 'boolean', describe: 'klee_assume(false) ends the path silently instead of with a user error' },
+  'readable-posix-inputs': { type: 'boolean', describe: "prefer printable characters in the POSIX model's symbolic inputs (its klee_posix_prefer_cex calls)" },
   'make-concrete-symbolic': { type: 'number', describe: 'make about 1 in N concrete loads symbolic, constrained to their value (testing; default 0 = off)' },
   'single-object-resolution': { type: 'boolean', describe: 'resolve a symbolic pointer to the object of the current counterexample only (no fork into other objects)' },
   'use-batching-search': { type: 'boolean', describe: 'keep running the selected state for --batch-instructions / --batch-time' },
@@ -50,6 +51,7 @@ export interface KleeBehaviourArgs {
   maxStackFrames?: number;
   maxSymArraySize?: number;
   silentKleeAssume?: boolean;
+  readablePosixInputs?: boolean;
   makeConcreteSymbolic?: number;
   singleObjectResolution?: boolean;
   useBatchingSearch?: boolean;
@@ -139,6 +141,7 @@ export function kleeBehaviourOptions(a: KleeBehaviourArgs): Partial<EngineOption
     maxStackFrames: stackFrames === 0 ? Number.MAX_SAFE_INTEGER : stackFrames,
     maxSymArraySize: nonNegativeInt('max-sym-array-size', a.maxSymArraySize),
     silentKleeAssume: a.silentKleeAssume,
+    readablePosixInputs: a.readablePosixInputs,
     makeConcreteSymbolic: nonNegativeInt('make-concrete-symbolic', a.makeConcreteSymbolic),
     singleObjectResolution: a.singleObjectResolution,
     batching:

@@ -21,6 +21,7 @@ export const KLEE_OUTPUT_OPTIONS: Record<string, RunOptionSpec> = {
   'output-module': { type: 'boolean', describe: 'write the module as executed (final.ll: LLVM text, tsklee writes no bitcode)' },
   'output-source': { type: 'boolean', describe: 'write assembly.ll, the module the error reports point into (default true)' },
   'warnings-only-to-file': { type: 'boolean', describe: 'warnings go to warnings.txt only, not to the terminal' },
+  'echo-program-output': { type: 'boolean', describe: "also show the program's stdout and stderr writes on tsklee's, every path's as it runs (as KLEE does); testN.stdout/.stderr are written either way" },
   'debug-print-instructions': {
     type: 'string',
     describe: 'print every instruction before it runs: all|src|compact, to stderr or file (instructions.txt), e.g. all:stderr,src:file (repeatable)',
@@ -48,6 +49,17 @@ export const KLEE_NOTED_OPTIONS: Record<string, RunOptionSpec & { note: string }
   'kdalloc-constants-size': { type: 'string', describe: 'accepted (see --kdalloc)', note: 'tsklee sizes the constants region itself' },
   'kdalloc-stack-start-address': { type: 'string', describe: 'accepted (see --kdalloc)', note: 'tsklee places stack objects in its own deterministic address space; the start is fixed' },
   'kdalloc-stack-size': { type: 'string', describe: 'accepted (see --kdalloc)', note: 'tsklee sizes the stack region itself (--max-stack-frames bounds the depth)' },
+  'ubsan-runtime': { type: 'boolean', describe: "accepted: a -fsanitize= build's __ubsan_handle_* calls are always handled", note: 'tsklee handles the __ubsan_handle_* calls of a -fsanitize= build itself, with or without this option (errors at the program line, not in a runtime file)' },
+  watchdog: { type: 'boolean', describe: 'accepted: tsklee enforces --max-time itself', note: 'tsklee checks --max-time itself, between instructions and after every solver query; there is no watchdog process' },
+  'max-instruction-time': { type: 'string', describe: 'accepted: --max-solver-time bounds the slow part of an instruction', note: 'not enforced per instruction: --max-solver-time bounds each solver query (what makes an instruction slow) and --max-time the run' },
+  'use-forked-solver': { type: 'boolean', describe: 'accepted: the solver runs in-process', note: 'the solver runs in-process (WebAssembly or a native addon); --max-solver-time bounds each query' },
+  'simplify-sym-indices': { type: 'boolean', describe: 'accepted: indices are simplified by the path condition already', note: 'symbolic indices are simplified with the path condition\'s equalities whenever a read reaches the solver (--rewrite-equalities); nothing to switch' },
+  'equality-substitution': { type: 'boolean', describe: 'accepted: see --rewrite-equalities', note: 'constants known from equalities are substituted into every query already (--rewrite-equalities controls it)' },
+  'use-call-paths': { type: 'boolean', describe: 'accepted: run.istats has no call-path tree', note: "tsklee's run.istats has per-instruction costs only (no calls= call-path records); nothing to switch" },
+  'suppress-external-warnings': { type: 'boolean', describe: 'accepted: tsklee makes no external calls', note: 'tsklee makes no external calls, so there are no external-call warnings to suppress (an undefined function ends its path with an error)' },
+  'run-in-dir': { type: 'string', describe: "accepted: the program sees tsklee's fixed working directory", note: "the program runs in tsklee's file-system model with PWD=/tmp (see --environ); the directory is not used" },
+  'write-exec-tree': { type: 'boolean', describe: 'accepted: no execution tree file', note: 'tsklee writes no exec_tree.db (the states and their forks are in run.stats and the tests)' },
+  'debug-crosscheck-core-solver': { type: 'string', describe: 'accepted: see --debug-validate-solver', note: 'not a second backend: --debug-validate-solver cross-checks every answer against the backend alone' },
   'solver-optimize-divides': { type: 'boolean', describe: 'accepted: divisions reach the solver as they are', note: 'divisions by constants reach the solver as bvudiv/bvsdiv (z3 rewrites them itself); no rewriting into shifts' },
   'const-array-opt': { type: 'boolean', describe: 'accepted: constant arrays are encoded as tsklee always does', note: 'constant arrays reach the solver the way tsklee always encodes them (store chains over a constant); no STP-specific optimisation' },
   'external-call-warnings': { type: 'string', describe: 'accepted: tsklee runs no external call (none, once-per-function, all)', note: 'tsklee makes no external calls (functions it does not model end the path with an error, which is always reported)' },
@@ -66,6 +78,7 @@ export interface KleeOutputArgs {
   outputModule?: boolean;
   outputSource?: boolean;
   warningsOnlyToFile?: boolean;
+  echoProgramOutput?: boolean;
   useQueryLog?: string | string[];
   debugPrintInstructions?: string | string[];
 }

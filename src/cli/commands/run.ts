@@ -29,7 +29,7 @@ import { EXIT_ON_ERROR_PREFIX } from '../../engine/test-output.js';
 import { resolveSearchNames, SearcherConfigError } from '../../engine/searchers/index.js';
 import { LIBC_CHOICES, loadProgram, RuntimeSetupError, type LibcChoice } from '../../engine/prepare/runtime.js';
 import type { GlobalArgs } from '../context.js';
-import { UsageError } from '../errors.js';
+import { ReportedError, UsageError } from '../errors.js';
 import { addressingOptions, type AddressingArgs } from './run-addressing.js';
 import { ProgressLine } from '../progress.js';
 import { formatMergingSummary } from '../../engine/merging/summary.js';
@@ -401,7 +401,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         if (module.getFunction(a.target) === undefined) throw new UsageError(`--function-alias=${a.pattern}:${a.target}: no function named '${a.target}' in the program`);
       }
       const entry = module.getFunction(opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint);
-      if (entry === undefined || entry.isDeclaration) throw new EngineSetupError(`entry point '${opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint}' not found in the module`);
+      if (entry === undefined || entry.isDeclaration) throw new EngineSetupError(`Entry function '${opts.entryPoint ?? DEFAULT_OPTIONS.entryPoint}' not found in module.`);
       if (jobs > 1) {
         const load = { libc, posixRuntime, libcOnDemand: klee.externalCalls !== 'none', userMain: posixRuntime ? argv.entryPoint : undefined };
         const statsFiles = { cmd: input, lcovName: basename(input).replace(/\.[^.]*$/, ''), commitEvery: argv.statsCommitAfter, relocationColumns: argv.addressing === 'relocatable' };
@@ -469,6 +469,13 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
           statistics: { ...statsSinks(out, stats, wanted.istats, input), backend: countingBackend(core) },
           events: {
             onInstruction: trace === undefined ? undefined : (line) => trace.write(line),
+            onProgramOutput:
+              argv.echoProgramOutput === true
+                ? (fd, bytes) => {
+                    progress?.clear();
+                    (fd === 1 ? process.stdout : process.stderr).write(bytes);
+                  }
+                : undefined,
             onLog: (line, kind) => {
               if (kind === 'warning' && argv.warningsOnlyToFile === true) return; // warnings.txt has it
               progress?.clear();
@@ -501,7 +508,10 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         );
         process.stderr.write(formatDoneSummary(done).replace(/^KLEE: /gm, 'tsklee: '));
         if (r.merging !== null) process.stderr.write(formatMergingSummary(r.merging).replace(/^KLEE: /gm, 'tsklee: '));
-        if (r.haltReason !== null && r.haltReason.startsWith(EXIT_ON_ERROR_PREFIX)) throw new UsageError(r.haltReason);
+        // KLEE's wording: EXITING ON ERROR: and the error's report on the lines after
+        if (r.haltReason !== null && r.haltReason.startsWith(EXIT_ON_ERROR_PREFIX)) {
+          throw r.exitErrorReport !== null ? new ReportedError(EXIT_ON_ERROR_PREFIX.trimEnd(), r.exitErrorReport) : new UsageError(r.haltReason);
+        }
         if (r.haltReason !== null) process.stderr.write(`tsklee: halted: ${r.haltReason}\n`);
       } finally {
         trace?.close();

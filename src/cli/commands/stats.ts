@@ -4,19 +4,21 @@
  * `info` file is searched for output directories below it, as klee-stats does.
  *
  *   --print-more / --print-all / --print-rel-times / --print-abs-times   more or other columns
+ *   --print-columns=A,B  just these columns (klee-stats names: Instrs, TermExit, …, or run.stats')
  *   --table-format=klee|plain|simple|grid|pipe|orgtbl|rst|mediawiki|latex|csv
  *   --to-csv             every row of run.stats as CSV (a Path column first with several DIRs)
  *   --compare-by=COL     each run at the point where COL (Instrs, Time, …) reached the first
  *   --compare-at=VALUE   run's last value (or VALUE; 'last': the smallest last value of all)
  *   --sort-by=COL [--ascending]   order of the rows
  *   --precision=N        decimals (default 2)
- * Several runs get a "Total (N)" row, as in klee-stats.
+ * Several runs get a "Total (N)" row, as in klee-stats. A long option may have one dash
+ * (`-to-csv`), as klee-stats' own spelling in KLEE's tests.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { readRunStats } from '../../output/run-stats.js';
-import { columnOfName, findOutputDirs, rowAtOrBefore, statsRecord, stripCommonPrefix, tableOf, totalRecord, type PrintMode, type RunStatsData } from '../../output/klee-stats.js';
+import { columnOfName, findOutputDirs, rowAtOrBefore, statsRecord, stripCommonPrefix, tableOf, tableOfColumns, totalRecord, type PrintMode, type RunStatsData } from '../../output/klee-stats.js';
 import { csvField, renderTable, TABLE_FORMATS, type TableFormat } from '../../output/text-table.js';
 import type { GlobalArgs } from '../context.js';
 import { UsageError, writeStdout } from '../errors.js';
@@ -27,6 +29,7 @@ interface StatsArgs extends GlobalArgs {
   printMore?: boolean;
   printRelTimes?: boolean;
   printAbsTimes?: boolean;
+  printColumns?: string;
   tableFormat?: string;
   toCsv?: boolean;
   compareBy?: string;
@@ -48,7 +51,7 @@ async function load(dir: string): Promise<RunStatsData> {
 
 function printMode(a: StatsArgs): PrintMode {
   const chosen = [a.printAll && 'all', a.printMore && 'more', a.printRelTimes && 'reltime', a.printAbsTimes && 'abstime'].filter((m): m is PrintMode => typeof m === 'string');
-  if (chosen.length > 1) throw new UsageError('--print-all, --print-more, --print-rel-times and --print-abs-times exclude each other');
+  if (chosen.length + (a.printColumns !== undefined ? 1 : 0) > 1) throw new UsageError('--print-all, --print-more, --print-rel-times, --print-abs-times and --print-columns exclude each other');
   return chosen[0] ?? 'default';
 }
 
@@ -72,6 +75,7 @@ export const statsCommand: CommandModule<GlobalArgs, StatsArgs> = {
       .option('print-more', { type: 'boolean', describe: 'also states and memory (for watching a run)' })
       .option('print-rel-times', { type: 'boolean', describe: 'times relative to the wall time (%)' })
       .option('print-abs-times', { type: 'boolean', describe: 'times in seconds' })
+      .option('print-columns', { type: 'string', describe: "only these columns, comma-separated: klee-stats' names (Instrs, Time(s), TermExit, TermProgrErr, …) or run.stats'" })
       .option('table-format', { type: 'string', describe: `table style: ${TABLE_FORMATS.join(', ')} (default klee)` })
       .option('to-csv', { type: 'boolean', describe: 'every row of run.stats as CSV' })
       .option('compare-by', { type: 'string', describe: 'compare the runs at the point where this column (Instrs, Time, …) reached the first run\'s last value' })
@@ -120,7 +124,9 @@ export const statsCommand: CommandModule<GlobalArgs, StatsArgs> = {
       shownPaths.push(`Total (${datas.length})`);
       shown.push(totalRecord(datas));
     }
-    const { headers, rows } = tableOf(shownPaths, shown, mode);
+    const columns = argv.printColumns?.split(',').map((c) => c.trim()).filter((c) => c.length > 0);
+    if (columns !== undefined && columns.length === 0) throw new UsageError('--print-columns: no column named');
+    const { headers, rows } = columns !== undefined ? wrap(() => tableOfColumns(shownPaths, shown, columns)) : tableOf(shownPaths, shown, mode);
     await writeStdout(renderTable(headers, rows, format, precision));
   },
 };
@@ -132,4 +138,12 @@ function wrap<T>(f: () => T): T {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+}
+
+/** Long option names of `tsklee stats`, for klee-stats' one-dash spelling (`-to-csv`). */
+const STATS_LONG_OPTIONS = new Set(['print-all', 'print-more', 'print-rel-times', 'print-abs-times', 'print-columns', 'table-format', 'to-csv', 'compare-by', 'compare-at', 'sort-by', 'ascending', 'precision']);
+
+/** `stats` arguments with `-name[=v]` of a long option spelled `--name[=v]` (yargs reads `-to-csv` as -t -o …). */
+export function statsLongOptions(args: readonly string[]): string[] {
+  return args.map((a) => (/^-[a-z]/.test(a) && STATS_LONG_OPTIONS.has(a.slice(1).split('=')[0]!) ? `-${a}` : a));
 }

@@ -211,7 +211,7 @@ export async function loadProgram(inputs: readonly string[], choice: RuntimeChoi
     const wanted = choice.userMain ?? 'main';
     main = program.getFunction(wanted);
     if (main === undefined || main.isDeclaration) {
-      throw new RuntimeSetupError(wanted === 'main' ? `--posix-runtime: ${program.source} has no main function` : `--posix-runtime: entry point '${wanted}' not found in ${program.source}`);
+      throw new RuntimeSetupError(`--posix-runtime: ${program.source}: Entry function '${wanted}' not found in module.`);
     }
     if (program.getFunction(POSIX_USER_MAIN) !== undefined) throw new RuntimeSetupError(`--posix-runtime: ${program.source} already has a symbol named ${POSIX_USER_MAIN}`);
     main.name = POSIX_USER_MAIN;

@@ -43,6 +43,10 @@ export const handleWriteConsole: SpecialHandler = (ex, st, ki, args) => {
     const bytes: (number | Expr)[] = new Array<number | Expr>(count);
     for (let i = 0; i < count; i++) bytes[i] = readByte(os, a.offset, i);
     a.st.console = { fd, bytes, prev: a.st.console };
+    const echo = ex.events.onProgramOutput;
+    // a symbolic byte is shown as a value the path allows, not fixed to it (KLEE's native
+    // write sees some such value too)
+    if (echo !== undefined) echo(fd, Uint8Array.from(bytes, (b) => (typeof b === 'number' ? b : Number(ex.getValue(a.st, b).value) & 0xff)));
   }
 };
 

@@ -68,8 +68,9 @@ export const handlePreferCex: SpecialHandler = (_ex, st, ki, args) => {
   st.cexPreferences.push(nonZero(args[1]!, argWidth(ki, 1)));
 };
 
-export const handlePosixPreferCex: SpecialHandler = () => {
-  // only with KLEE's --readable-posix-inputs; tsklee has no such option yet
+/** The POSIX model's preference (printable input bytes): heeded only with --readable-posix-inputs, as in KLEE. */
+export const handlePosixPreferCex: SpecialHandler = (ex, st, ki, args) => {
+  if (ex.opts.readablePosixInputs) handlePreferCex(ex, st, ki, args);
 };
 
 export const handlePrintExpr: SpecialHandler = (ex, st, ki, args) => {

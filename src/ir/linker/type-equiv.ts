@@ -60,7 +60,7 @@ function equiv(a: Type, b: Type, assumed: Set<string>): boolean {
 
 /**
  * True when a declaration of type `decl` may be resolved to a definition of type `def`
- * although the types differ in a way C permits: an unprototyped function (`R (...)`)
+ * although the types differ in a way C permits: an unprototyped function (`R (...)`, any R)
  * against a prototyped one, and an array of unknown size (`extern int a[]`, `[0 x i32]`)
  * against its sized definition.
  */
@@ -70,7 +70,10 @@ export function compatibleDeclaration(x: Type, y: Type): boolean {
     const fx = x as FunctionType;
     const fy = y as FunctionType;
     const unprototyped = (f: FunctionType): boolean => f.varArgs && f.params.length === 0;
-    return (unprototyped(fx) || unprototyped(fy)) && typesEquivalent(fx.ret, fy.ret);
+    // C's unprototyped declaration (`int read();`, or an implicit one) says nothing reliable,
+    // not even the result type (implicit int): it links, as with llvm-link, and the engine
+    // converts the widths at the call (call-coerce.ts)
+    return unprototyped(fx) || unprototyped(fy);
   }
   if (x.kind === TypeKind.Array && y.kind === TypeKind.Array) {
     const ax = x as ArrayType;
