@@ -65,13 +65,16 @@ export class MemoryCap {
   private readonly measure: () => number;
   private readonly resident: () => number;
   /**
-   * What the process holds beyond what is counted (node's code, stacks, allocator overhead):
-   * resident size − usage after the last collection, at most a margin. Added to every
-   * reading, so that the resident size is what stays under the cap (without it, coreutils
-   * `cat` sat 50-120 MB over a 2000 MB cap); at most a margin, so that memory an allocator
-   * keeps without giving it back cannot make every state end.
+   * What the process holds beyond what is counted (node's code, stacks, V8's heap pages not
+   * in use, the allocator's free blocks and per-block overhead): learnt from the resident
+   * size after collections (residentOverhead) and added to every reading, so that the
+   * resident size is what stays under the cap. At most half the cap.
    */
   private overhead = 0;
+  /** The resident size when the overhead was last taken whole (residentOverhead). */
+  private wholeAt = 0;
+  /** The highest resident size read after a collection (bytes; statistics). */
+  peakResident = 0;
   private readonly collect: () => boolean;
   private readonly now: () => number;
   private atLimit = false;
@@ -132,13 +135,33 @@ export class MemoryCap {
       this.collectMs += ms;
       this.nextCollectAt = this.now() + Math.max(100, 10 * ms);
       const counted = this.measure() - this.overhead;
-      this.overhead = Math.min(this.margin, Math.max(0, this.resident() - counted));
+      this.overhead = this.residentOverhead(counted, this.resident());
       used = counted + this.overhead;
       // states dominate usage near the cap; a handful of them says little about their cost
       this.perState = liveStates >= MIN_STATES_FOR_ESTIMATE ? Math.max(0, counted - this.base) / liveStates : 0;
     }
     if (used > this.peakConfirmed) this.peakConfirmed = used;
     return this.decide(used, liveStates);
+  }
+
+  /**
+   * The overhead to count from a resident size `rss` read after a collection, with `counted`
+   * bytes in use. Memory freed (states ended, garbage collected) mostly stays resident: glibc
+   * keeps freed 4 KiB page buffers in its heap and V8 keeps its emptied pages for a while,
+   * and both reuse them before asking the system for more. So rss − counted right after an
+   * ending overstates the overhead by what was just freed, and taken as the overhead it
+   * would end states again at every check until none is left. Bounding it by the margin
+   * prevented that, but let the overhead grow unseen (fragmentation: coreutils `cat` reached
+   * 2.79 GB resident under a 2000 MB cap). Here rss − counted is taken whole when the
+   * resident size has grown by more than half a margin since it was last taken whole (what
+   * was freed has then been reused: the growth is real), else only when it is lower.
+   */
+  private residentOverhead(counted: number, rss: number): number {
+    const o = Math.min(this.cap / 2, Math.max(0, rss - counted));
+    if (rss > this.peakResident) this.peakResident = rss;
+    if (rss <= this.wholeAt + this.margin / 2) return Math.min(this.overhead, o);
+    this.wholeAt = rss;
+    return o;
   }
 
   private decide(used: number, liveStates: number): MemoryCheck {
@@ -173,7 +196,7 @@ export class MemoryCap {
   summary(statesEnded: number): string | null {
     if (!this.enabled || this.collections === 0) return null;
     const mb = (b: number): number => Math.round(b / MB);
-    return `memory cap ${this.opts.capMB} MB: ${statesEnded} states ended at ${this.endings} ${this.endings === 1 ? 'check' : 'checks'}, highest usage after a collection ${mb(this.peakConfirmed)} MB, ${this.collections} forced collections (${(this.collectMs / 1000).toFixed(1)} s)`;
+    return `memory cap ${this.opts.capMB} MB: ${statesEnded} states ended at ${this.endings} ${this.endings === 1 ? 'check' : 'checks'}, highest usage after a collection ${mb(this.peakConfirmed)} MB, highest resident size ${mb(this.peakResident)} MB, ${this.collections} forced collections (${(this.collectMs / 1000).toFixed(1)} s)`;
   }
 
   private inhibiting(): boolean {
