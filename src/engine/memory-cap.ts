@@ -173,9 +173,13 @@ export class MemoryCap {
     // runs with no state left: past it, states end as over the cap, and forking goes on.
     const tooLong = this.inhibiting() && now - this.limitSince > MAX_INHIBIT_MS;
     if ((used <= this.cap && !tooLong) || liveStates === 0) return { used, atLimit: this.inhibiting(), statesToEnd: 0 };
-    // as KLEE, keep the share of states that fits (N·cap/used), here under cap − 2·margin; the
-    // states that stay may fork again: after the kill, usage is expected under the threshold
-    const keep = Math.floor((liveStates * this.endTo) / used);
+    // as KLEE, keep the share of states that fits (N·cap/used), here under cap − 2·margin, of
+    // the usage states make: what is there without them (the program loaded, the resident
+    // overhead) does not shrink when they end (counted in, a 350 MB overhead under a 500 MB cap
+    // ended every state of coreutils `cat` in a few checks). The states that stay may fork
+    // again: after the kill, usage is expected under the threshold.
+    const fixed = Math.min(this.base + this.overhead, this.endTo / 2);
+    const keep = Math.floor((liveStates * (this.endTo - fixed)) / Math.max(1, used - fixed));
     this.atLimit = false;
     this.endings++;
     return { used, atLimit: false, statesToEnd: Math.max(1, liveStates - keep) };

@@ -59,6 +59,13 @@ let gc: (() => void) | null | undefined;
  * collector is reached through V8's --expose-gc, switched on here at run time rather than on
  * node's command line, where any V8 flag makes V8 reject the CLI's code cache (the flag only
  * exposes the function; it changes nothing else). Returns false where it is unavailable.
+ *
+ * The collection compacts the whole heap (V8's --compact-on-every-full-gc, on for this
+ * collection only): V8's own full collections move objects out of a few sparse pages each,
+ * so after many states end, survivors scattered over the heap keep its pages resident.
+ * Measured (2 M small objects, 80 % dropped at random, three collections): 261 MB of heap
+ * pages kept without, 93 MB with; on coreutils `cat` at --max-memory=500 V8's heap held
+ * ~460 MB of pages for ~260 MB of objects.
  */
 export function collectGarbage(): boolean {
   if (gc === undefined) {
@@ -71,6 +78,11 @@ export function collectGarbage(): boolean {
     }
   }
   if (gc === null) return false;
-  gc();
+  setFlagsFromString('--compact-on-every-full-gc');
+  try {
+    gc();
+  } finally {
+    setFlagsFromString('--no-compact-on-every-full-gc');
+  }
   return true;
 }

@@ -184,7 +184,8 @@ describe('MemoryCap', () => {
     m.live = 880;
     m.resident = 300;
     m.clock += 1000;
-    expect(cap.check(100)).toMatchObject({ used: 1180 * MB, statesToEnd: 100 - Math.floor((100 * 800) / 1180) });
+    // (the overhead does not shrink with the states: the 880 MB they make go to 500 MB)
+    expect(cap.check(100)).toMatchObject({ used: 1180 * MB, statesToEnd: 100 - Math.floor((100 * 500) / 880) });
     // at most half the cap, so that states keep half of it
     m.resident = 5000;
     m.clock += 1000;
@@ -195,7 +196,7 @@ describe('MemoryCap', () => {
     const { cap, m } = scripted(1000);
     m.live = 1100;
     m.resident = 100;
-    expect(cap.check(100)).toMatchObject({ used: 1200 * MB, statesToEnd: 100 - Math.floor((100 * 800) / 1200) });
+    expect(cap.check(100)).toMatchObject({ used: 1200 * MB, statesToEnd: 100 - Math.floor((100 * 700) / 1100) });
     // the ending freed 400 MB, all of it still resident (kept by the allocators for reuse); a
     // reading with garbage goes over the threshold, and the collection finds 700 MB live
     m.live = 700;
@@ -213,6 +214,26 @@ describe('MemoryCap', () => {
     expect(cap.check(80)).toMatchObject({ used: 900 * MB, atLimit: false });
     expect(cap.peakResident).toBe(1200 * MB);
     expect(cap.summary(33)).toBe('memory cap 1000 MB: 33 states ended at 1 check, highest usage after a collection 1200 MB, highest resident size 1200 MB, 4 forced collections (0.0 s)');
+  });
+
+  it('ends states for what states use, the overhead staying: one ending, not one after another', () => {
+    const { cap, m } = scripted(1000);
+    m.live = 950;
+    m.resident = 400;
+    // 1350 MB, 400 of them overhead (counted as at most half of cap − 2·margin: 400 MB):
+    // the states' 950 MB go to 400 MB
+    const keep = Math.floor((100 * 400) / 950);
+    expect(cap.check(100)).toMatchObject({ used: 1350 * MB, statesToEnd: 100 - keep });
+    // what the states freed stays resident; the collection then finds usage under the
+    // threshold: forking goes on, nothing more ends
+    m.live = (950 * keep) / 100;
+    m.garbage = 300;
+    m.rss = 1350;
+    m.clock += 1000;
+    const after = cap.check(keep);
+    expect(after).toMatchObject({ atLimit: false, statesToEnd: 0 });
+    expect(after.used / MB).toBeCloseTo((950 * keep) / 100 + 400);
+    expect(m.collections).toBe(2);
   });
 
   it('sees a resident size that creeps up by less than half a margin between collections', () => {
