@@ -28,6 +28,14 @@ import type { Rng } from '../util/rng.js';
 const MB = 1024 * 1024;
 /** Live states a collection must see before their memory per state is used as an estimate. */
 const MIN_STATES_FOR_ESTIMATE = 16;
+/**
+ * How often the resident size is read (ms; ~25 µs a reading), and how long after a forced
+ * collection it is not: a compacting collection moves the heap into new pages, and V8 gives
+ * the old ones back from another thread over the next moments (read at once, the resident
+ * size of coreutils `cat` at --max-memory=500 was 834 MB where it was ~520 MB before and after).
+ */
+const RESIDENT_EVERY_MS = 1000;
+const SETTLE_MS = 500;
 /** The longest spell of inhibited forking before states end instead (ms; coreutils `cat` inhibits ~400 forks a second). */
 const MAX_INHIBIT_MS = 250;
 
@@ -50,7 +58,7 @@ export interface MemoryCapOptions {
   measure?: () => number;
   /** A full garbage collection (default collectGarbage). */
   collect?: () => boolean;
-  /** The resident size in bytes (default process.memoryUsage.rss), read after each collection. */
+  /** The resident size in bytes (default process.memoryUsage.rss), read every second at most. */
   resident?: () => number;
   /** The clock in ms (default Date.now). */
   now?: () => number;
@@ -67,10 +75,13 @@ export class MemoryCap {
   /**
    * What the process holds beyond what is counted (node's code, stacks, V8's heap pages not
    * in use, the allocator's free blocks and per-block overhead): learnt from the resident
-   * size after collections (residentOverhead) and added to every reading, so that the
+   * size (residentOverhead) and added to every reading, so that the
    * resident size is what stays under the cap. At most half the cap.
    */
   private overhead = 0;
+  /** When the resident size was last read, and when the last forced collection ended (ms). */
+  private residentReadAt = -Infinity;
+  private collectedAt = -Infinity;
   /** The resident size when the overhead was last taken whole (residentOverhead). */
   private wholeAt = 0;
   /** The highest resident size read after a collection (bytes; statistics). */
@@ -114,6 +125,15 @@ export class MemoryCap {
   check(liveStates: number): MemoryCheck {
     let used = this.measure();
     if (!this.enabled) return { used, atLimit: false, statesToEnd: 0 };
+    const now = this.now();
+    if (now - this.residentReadAt >= RESIDENT_EVERY_MS && now - this.collectedAt >= SETTLE_MS) {
+      // garbage is in both the resident size and the reading: their difference is what is
+      // resident and not counted, whenever it is read
+      const counted = used - this.overhead;
+      this.overhead = this.residentOverhead(counted, this.resident());
+      used = counted + this.overhead;
+      this.residentReadAt = now;
+    }
     if (used <= this.inhibitAbove) {
       this.atLimit = false;
       return { used, atLimit: false, statesToEnd: 0 };
@@ -134,9 +154,9 @@ export class MemoryCap {
       this.collections++;
       this.collectMs += ms;
       this.nextCollectAt = this.now() + Math.max(100, 10 * ms);
-      const counted = this.measure() - this.overhead;
-      this.overhead = this.residentOverhead(counted, this.resident());
-      used = counted + this.overhead;
+      this.collectedAt = this.now();
+      used = this.measure();
+      const counted = used - this.overhead;
       // states dominate usage near the cap; a handful of them says little about their cost
       this.perState = liveStates >= MIN_STATES_FOR_ESTIMATE ? Math.max(0, counted - this.base) / liveStates : 0;
     }
@@ -145,8 +165,7 @@ export class MemoryCap {
   }
 
   /**
-   * The overhead to count from a resident size `rss` read after a collection, with `counted`
-   * bytes in use. Memory freed (states ended, garbage collected) mostly stays resident: glibc
+   * The overhead to count from a resident size `rss` read with `counted` bytes in use. Memory freed (states ended, garbage collected) mostly stays resident: glibc
    * keeps freed 4 KiB page buffers in its heap and V8 keeps its emptied pages for a while,
    * and both reuse them before asking the system for more. So rss − counted right after an
    * ending overstates the overhead by what was just freed, and taken as the overhead it
