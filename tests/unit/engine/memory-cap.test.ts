@@ -258,6 +258,18 @@ describe('MemoryCap', () => {
     expect(cap.peakResident).toBe(1040 * MB);
   });
 
+  it('counts the garbage resident between collections, which the estimate of live usage leaves out', () => {
+    const { cap, m } = scripted(1000, false, 200); // collections 200 ms long, so 2 s apart
+    m.live = 950;
+    expect(cap.check(100)).toMatchObject({ used: 950 * MB, statesToEnd: 0 });
+    // 300 MB of garbage, resident: the estimate says 950 MB live, the process holds 1250 MB
+    m.garbage = 300;
+    m.clock = 1300;
+    const keep = Math.floor((100 * (800 - 300)) / (1250 - 300));
+    expect(cap.check(100)).toMatchObject({ used: 1250 * MB, statesToEnd: 100 - keep });
+    expect(m.collections).toBe(1);
+  });
+
   it('sees a resident size that creeps up by less than half a margin between collections', () => {
     const { cap, m } = scripted(1000);
     m.live = 905;
