@@ -9,10 +9,11 @@
  * counts none of it (measured: `external` stays at 1 MB with an instance loaded). Each live
  * z3 instance registers an estimate of its committed pages here (z3-solver.ts).
  *
- * The resident size is not used: V8 keeps freed pages for a while and a wasm memory never
- * gives any back, so after states are ended to get under a cap the resident size would stay
- * over it and every state would go. `heapUsed` counts garbage not yet collected, so a
- * measure over a limit is confirmed after a full collection (`collectGarbage`).
+ * The resident size is not this measure: V8 keeps freed pages for a while and a wasm memory
+ * never gives any back, so after states are ended to get under a cap the resident size would
+ * stay over it and every state would go. The cap adds what is resident beyond this measure
+ * with a rule for that (memory-cap.ts, residentOverhead). `heapUsed` counts garbage not yet
+ * collected, so a measure over a limit is confirmed after a full collection (`collectGarbage`).
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
