@@ -30,9 +30,9 @@ const MB = 1024 * 1024;
 const MIN_STATES_FOR_ESTIMATE = 16;
 /**
  * How often the resident size is read (ms; ~25 µs a reading), and how long after a forced
- * collection it is not: a compacting collection moves the heap into new pages, and V8 gives
- * the old ones back from another thread over the next moments (read at once, the resident
- * size of coreutils `cat` at --max-memory=500 was 834 MB where it was ~520 MB before and after).
+ * collection it is not: V8 gives the pages a collection emptied back from another thread
+ * over the next moments (with a compacting collection, tried, a reading at once was 834 MB
+ * for coreutils `cat` at --max-memory=500, where it was ~520 MB before and after).
  */
 const RESIDENT_EVERY_MS = 1000;
 const SETTLE_MS = 500;
@@ -75,8 +75,8 @@ export class MemoryCap {
   /**
    * What the process holds beyond what is counted (node's code, stacks, V8's heap pages not
    * in use, the allocator's free blocks and per-block overhead): learnt from the resident
-   * size (residentOverhead) and added to every reading, so that the
-   * resident size is what stays under the cap. At most half the cap.
+   * size (residentOverhead) and added to every reading, so that the resident size is what
+   * stays under the cap. At most half the cap.
    */
   private overhead = 0;
   /** When the resident size was last read, and when the last forced collection ended (ms). */
@@ -84,7 +84,7 @@ export class MemoryCap {
   private collectedAt = -Infinity;
   /** The resident size when the overhead was last taken whole (residentOverhead). */
   private wholeAt = 0;
-  /** The highest resident size read after a collection (bytes; statistics). */
+  /** The highest resident size read (bytes; statistics). */
   peakResident = 0;
   private readonly collect: () => boolean;
   private readonly now: () => number;
@@ -168,8 +168,9 @@ export class MemoryCap {
   }
 
   /**
-   * The overhead to count from a resident size `rss` read with `counted` bytes in use. Memory freed (states ended, garbage collected) mostly stays resident: glibc
-   * keeps freed 4 KiB page buffers in its heap and V8 keeps its emptied pages for a while,
+   * The overhead to count from a resident size `rss` read with `counted` bytes in use.
+   * Memory freed (states ended, garbage collected) mostly stays resident: glibc keeps freed
+   * 4 KiB page buffers in its heap and V8 keeps its emptied pages for a while,
    * and both reuse them before asking the system for more. So rss − counted right after an
    * ending overstates the overhead by what was just freed, and taken as the overhead it
    * would end states again at every check until none is left. Bounding it by the margin
