@@ -28,6 +28,14 @@ import type { Rng } from '../util/rng.js';
 const MB = 1024 * 1024;
 /** Live states a collection must see before their memory per state is used as an estimate. */
 const MIN_STATES_FOR_ESTIMATE = 16;
+/**
+ * How often the resident size is read (ms; ~25 µs a reading), and how long after a forced
+ * collection it is not: V8 gives the pages a collection emptied back from another thread
+ * over the next moments (with a compacting collection, tried, a reading at once was 834 MB
+ * for coreutils `cat` at --max-memory=500, where it was ~520 MB before and after).
+ */
+const RESIDENT_EVERY_MS = 1000;
+const SETTLE_MS = 500;
 /** The longest spell of inhibited forking before states end instead (ms; coreutils `cat` inhibits ~400 forks a second). */
 const MAX_INHIBIT_MS = 250;
 
@@ -50,7 +58,7 @@ export interface MemoryCapOptions {
   measure?: () => number;
   /** A full garbage collection (default collectGarbage). */
   collect?: () => boolean;
-  /** The resident size in bytes (default process.memoryUsage.rss), read after each collection. */
+  /** The resident size in bytes (default process.memoryUsage.rss), read every second at most. */
   resident?: () => number;
   /** The clock in ms (default Date.now). */
   now?: () => number;
@@ -65,13 +73,19 @@ export class MemoryCap {
   private readonly measure: () => number;
   private readonly resident: () => number;
   /**
-   * What the process holds beyond what is counted (node's code, stacks, allocator overhead):
-   * resident size − usage after the last collection, at most a margin. Added to every
-   * reading, so that the resident size is what stays under the cap (without it, coreutils
-   * `cat` sat 50-120 MB over a 2000 MB cap); at most a margin, so that memory an allocator
-   * keeps without giving it back cannot make every state end.
+   * What the process holds beyond what is counted (node's code, stacks, V8's heap pages not
+   * in use, the allocator's free blocks and per-block overhead): learnt from the resident
+   * size (residentOverhead) and added to every reading, so that the resident size is what
+   * stays under the cap. At most half the cap.
    */
   private overhead = 0;
+  /** When the resident size was last read, and when the last forced collection ended (ms). */
+  private residentReadAt = -Infinity;
+  private collectedAt = -Infinity;
+  /** The resident size when the overhead was last taken whole (residentOverhead). */
+  private wholeAt = 0;
+  /** The highest resident size read (bytes; statistics). */
+  peakResident = 0;
   private readonly collect: () => boolean;
   private readonly now: () => number;
   private atLimit = false;
@@ -111,6 +125,18 @@ export class MemoryCap {
   check(liveStates: number): MemoryCheck {
     let used = this.measure();
     if (!this.enabled) return { used, atLimit: false, statesToEnd: 0 };
+    const now = this.now();
+    if (now - this.residentReadAt >= RESIDENT_EVERY_MS && now - this.collectedAt >= SETTLE_MS) {
+      // against what is live (the estimate below, when there is one): the garbage V8 lets
+      // build up between its collections is resident too, and not in the estimate the
+      // decisions between collections use (counted as usage, the resident size of coreutils
+      // `cat` went 200 MB over a 2000 MB cap)
+      const counted = used - this.overhead;
+      const live = this.perState > 0 ? Math.min(counted, this.base + this.perState * liveStates) : counted;
+      this.overhead = this.residentOverhead(live, this.resident());
+      used = counted + this.overhead;
+      this.residentReadAt = now;
+    }
     if (used <= this.inhibitAbove) {
       this.atLimit = false;
       return { used, atLimit: false, statesToEnd: 0 };
@@ -131,14 +157,34 @@ export class MemoryCap {
       this.collections++;
       this.collectMs += ms;
       this.nextCollectAt = this.now() + Math.max(100, 10 * ms);
-      const counted = this.measure() - this.overhead;
-      this.overhead = Math.min(this.margin, Math.max(0, this.resident() - counted));
-      used = counted + this.overhead;
+      this.collectedAt = this.now();
+      used = this.measure();
+      const counted = used - this.overhead;
       // states dominate usage near the cap; a handful of them says little about their cost
       this.perState = liveStates >= MIN_STATES_FOR_ESTIMATE ? Math.max(0, counted - this.base) / liveStates : 0;
     }
     if (used > this.peakConfirmed) this.peakConfirmed = used;
     return this.decide(used, liveStates);
+  }
+
+  /**
+   * The overhead to count from a resident size `rss` read with `counted` bytes in use.
+   * Memory freed (states ended, garbage collected) mostly stays resident: glibc keeps freed
+   * 4 KiB page buffers in its heap and V8 keeps its emptied pages for a while,
+   * and both reuse them before asking the system for more. So rss − counted right after an
+   * ending overstates the overhead by what was just freed, and taken as the overhead it
+   * would end states again at every check until none is left. Bounding it by the margin
+   * prevented that, but let the overhead grow unseen (fragmentation: coreutils `cat` reached
+   * 2.79 GB resident under a 2000 MB cap). Here rss − counted is taken whole when the
+   * resident size has grown by more than half a margin since it was last taken whole (what
+   * was freed has then been reused: the growth is real), else only when it is lower.
+   */
+  private residentOverhead(counted: number, rss: number): number {
+    const o = Math.min(this.cap / 2, Math.max(0, rss - counted));
+    if (rss > this.peakResident) this.peakResident = rss;
+    if (rss <= this.wholeAt + this.margin / 2) return Math.min(this.overhead, o);
+    this.wholeAt = rss;
+    return o;
   }
 
   private decide(used: number, liveStates: number): MemoryCheck {
@@ -150,9 +196,13 @@ export class MemoryCap {
     // runs with no state left: past it, states end as over the cap, and forking goes on.
     const tooLong = this.inhibiting() && now - this.limitSince > MAX_INHIBIT_MS;
     if ((used <= this.cap && !tooLong) || liveStates === 0) return { used, atLimit: this.inhibiting(), statesToEnd: 0 };
-    // as KLEE, keep the share of states that fits (N·cap/used), here under cap − 2·margin; the
-    // states that stay may fork again: after the kill, usage is expected under the threshold
-    const keep = Math.floor((liveStates * this.endTo) / used);
+    // as KLEE, keep the share of states that fits (N·cap/used), here under cap − 2·margin, of
+    // the usage states make: what is there without them (the program loaded, the resident
+    // overhead) does not shrink when they end (counted in, a 350 MB overhead under a 500 MB cap
+    // ended every state of coreutils `cat` in a few checks). The states that stay may fork
+    // again: after the kill, usage is expected under the threshold.
+    const fixed = Math.min(this.base + this.overhead, this.endTo / 2);
+    const keep = Math.floor((liveStates * (this.endTo - fixed)) / Math.max(1, used - fixed));
     this.atLimit = false;
     this.endings++;
     return { used, atLimit: false, statesToEnd: Math.max(1, liveStates - keep) };
@@ -173,7 +223,7 @@ export class MemoryCap {
   summary(statesEnded: number): string | null {
     if (!this.enabled || this.collections === 0) return null;
     const mb = (b: number): number => Math.round(b / MB);
-    return `memory cap ${this.opts.capMB} MB: ${statesEnded} states ended at ${this.endings} ${this.endings === 1 ? 'check' : 'checks'}, highest usage after a collection ${mb(this.peakConfirmed)} MB, ${this.collections} forced collections (${(this.collectMs / 1000).toFixed(1)} s)`;
+    return `memory cap ${this.opts.capMB} MB: ${statesEnded} states ended at ${this.endings} ${this.endings === 1 ? 'check' : 'checks'}, highest usage after a collection ${mb(this.peakConfirmed)} MB, highest resident size ${mb(this.peakResident)} MB, ${this.collections} forced collections (${(this.collectMs / 1000).toFixed(1)} s)`;
   }
 
   private inhibiting(): boolean {

@@ -74,7 +74,7 @@ describe('--max-memory', () => {
     expect(o.done.completed).toBeGreaterThan(0);
     expect(o.read('info')).toMatch(/^KLEE: done: generated tests = \d+$/m);
     // the run's account of the cap, with the number of states it ended
-    const m = /^KLEE: memory cap 100 MB: (\d+) states ended at \d+ checks?, highest usage after a collection \d+ MB, \d+ forced collections/m.exec(o.read('messages.txt'));
+    const m = /^KLEE: memory cap 100 MB: (\d+) states ended at \d+ checks?, highest usage after a collection \d+ MB, highest resident size \d+ MB, \d+ forced collections/m.exec(o.read('messages.txt'));
     expect(Number(m?.[1])).toBe(early.length);
   });
 

@@ -8,9 +8,12 @@ import { Rng } from '../../../src/util/rng.js';
 
 const MB = 1024 * 1024;
 
-/** A cap over a memory that is `live` MB after a collection and `live + garbage` before; `resident` MB more are resident. */
+/**
+ * A cap over a memory that is `live` MB after a collection and `live + garbage` before;
+ * `resident` MB more are resident, or `rss` MB in all when it is set.
+ */
 function scripted(capMB: number, inhibit = true, collectMs = 5) {
-  const m = { live: 0, garbage: 0, clock: 0, collections: 0, resident: 0 };
+  const m = { live: 0, garbage: 0, clock: 0, collections: 0, resident: 0, rss: null as number | null };
   const cap = new MemoryCap({
     capMB,
     inhibit,
@@ -22,7 +25,7 @@ function scripted(capMB: number, inhibit = true, collectMs = 5) {
       return true;
     },
     now: () => m.clock,
-    resident: () => (m.live + m.garbage + m.resident) * MB,
+    resident: () => (m.rss ?? m.live + m.garbage + m.resident) * MB,
   });
   return { cap, m };
 }
@@ -117,7 +120,7 @@ describe('MemoryCap', () => {
     m.live = 950;
     m.clock += 1000;
     expect(cap.check(6)).toMatchObject({ used: 950 * MB, atLimit: true, statesToEnd: 0 });
-    expect(cap.summary(4)).toBe('memory cap 1000 MB: 4 states ended at 1 check, highest usage after a collection 1200 MB, 2 forced collections (0.0 s)');
+    expect(cap.summary(4)).toBe('memory cap 1000 MB: 4 states ended at 1 check, highest usage after a collection 1200 MB, highest resident size 1250 MB, 2 forced collections (0.0 s)');
   });
 
   it('between collections, estimates live usage from the last collection\'s memory per state', () => {
@@ -168,7 +171,7 @@ describe('MemoryCap', () => {
     expect(off.cap.check(100)).toMatchObject({ atLimit: false, statesToEnd: 0 });
   });
 
-  it('counts what is resident beyond the usage (up to a margin) after each collection', () => {
+  it('counts what is resident beyond the usage after each collection', () => {
     const { cap, m } = scripted(1000);
     m.live = 905;
     m.resident = 60; // node's code, stacks, the allocator's overhead: learnt at the first collection
@@ -177,14 +180,108 @@ describe('MemoryCap', () => {
     m.live = 820;
     m.clock += 10;
     expect(cap.check(100)).toMatchObject({ used: 880 * MB, atLimit: false });
-    // at most the margin (100 MB here): memory an allocator keeps cannot end every state
+    // more than a margin when the resident size grows (fragmentation): states end for it
     m.live = 880;
-    m.resident = 500;
+    m.resident = 300;
     m.clock += 1000;
-    expect(cap.check(100)).toMatchObject({ used: 980 * MB, statesToEnd: 0 });
+    // (the overhead does not shrink with the states: the 880 MB they make go to 500 MB)
+    expect(cap.check(100)).toMatchObject({ used: 1180 * MB, statesToEnd: 100 - Math.floor((100 * 500) / 880) });
+    // at most half the cap, so that states keep half of it
+    m.resident = 5000;
+    m.clock += 1000;
+    expect(cap.check(100)).toMatchObject({ used: 1380 * MB });
+  });
+
+  it('does not count as overhead what an ending freed and the process keeps resident', () => {
+    const { cap, m } = scripted(1000);
+    m.live = 1100;
+    m.resident = 100;
+    expect(cap.check(100)).toMatchObject({ used: 1200 * MB, statesToEnd: 100 - Math.floor((100 * 700) / 1100) });
+    // the ending freed 400 MB, all of it still resident (kept by the allocators for reuse); a
+    // reading with garbage goes over the threshold, and the collection finds 700 MB live
+    m.live = 700;
+    m.garbage = 200;
+    m.rss = 1200;
+    m.clock += 1000;
+    expect(cap.check(67)).toMatchObject({ used: 800 * MB, atLimit: false, statesToEnd: 0 });
+    // usage grows back into the freed memory: the resident size stays, nothing more ends
+    m.live = 850;
+    m.clock += 1000;
+    expect(cap.check(80)).toMatchObject({ used: 950 * MB, atLimit: true, statesToEnd: 0 });
+    // memory given back lowers the overhead
+    m.rss = 900;
+    m.clock += 1000;
+    expect(cap.check(80)).toMatchObject({ used: 900 * MB, atLimit: false });
+    expect(cap.peakResident).toBe(1200 * MB);
+    expect(cap.summary(33)).toBe('memory cap 1000 MB: 33 states ended at 1 check, highest usage after a collection 1200 MB, highest resident size 1200 MB, 3 forced collections (0.0 s)');
+  });
+
+  it('ends states for what states use, the overhead staying: one ending, not one after another', () => {
+    const { cap, m } = scripted(1000);
     m.live = 950;
+    m.resident = 400;
+    // 1350 MB, 400 of them overhead (counted as at most half of cap − 2·margin: 400 MB):
+    // the states' 950 MB go to 400 MB
+    const keep = Math.floor((100 * 400) / 950);
+    expect(cap.check(100)).toMatchObject({ used: 1350 * MB, statesToEnd: 100 - keep });
+    // what the states freed stays resident; the collection then finds usage under the
+    // threshold: forking goes on, nothing more ends
+    m.live = (950 * keep) / 100;
+    m.garbage = 300;
+    m.rss = 1350;
     m.clock += 1000;
-    expect(cap.check(100)).toMatchObject({ used: 1050 * MB, statesToEnd: 100 - Math.floor((100 * 800) / 1050) });
+    const after = cap.check(keep);
+    expect(after).toMatchObject({ atLimit: false, statesToEnd: 0 });
+    expect(after.used / MB).toBeCloseTo((950 * keep) / 100 + 400);
+    expect(m.collections).toBe(2);
+  });
+
+  it('reads the resident size once a second, not in the moments after a forced collection', () => {
+    const { cap, m } = scripted(1000);
+    m.live = 950;
+    m.resident = 20;
+    expect(cap.check(100)).toMatchObject({ used: 970 * MB });
+    expect(m.collections).toBe(1);
+    m.clock = 950; // a collection is due, a reading of the resident size is not
+    m.resident = 90;
+    expect(cap.check(100)).toMatchObject({ used: 970 * MB });
+    expect(m.collections).toBe(2);
+    // a second after the last reading, but just after the collection: V8 still holds the
+    // pages it compacted out of (a passing 1500 MB here), so the reading waits
+    m.clock = 1100;
+    m.rss = 1500;
+    expect(cap.check(100)).toMatchObject({ used: 970 * MB });
+    expect(m.collections).toBe(3);
+    m.clock = 1700; // 595 ms after that collection
+    m.rss = null;
+    expect(cap.check(100)).toMatchObject({ used: 1040 * MB });
+    expect(cap.peakResident).toBe(1040 * MB);
+  });
+
+  it('counts the garbage resident between collections, which the estimate of live usage leaves out', () => {
+    const { cap, m } = scripted(1000, false, 200); // collections 200 ms long, so 2 s apart
+    m.live = 950;
+    expect(cap.check(100)).toMatchObject({ used: 950 * MB, statesToEnd: 0 });
+    // 300 MB of garbage, resident: the estimate says 950 MB live, the process holds 1250 MB
+    m.garbage = 300;
+    m.clock = 1300;
+    const keep = Math.floor((100 * (800 - 300)) / (1250 - 300));
+    expect(cap.check(100)).toMatchObject({ used: 1250 * MB, statesToEnd: 100 - keep });
+    expect(m.collections).toBe(1);
+  });
+
+  it('sees a resident size that creeps up by less than half a margin between collections', () => {
+    const { cap, m } = scripted(1000);
+    m.live = 905;
+    expect(cap.check(100)).toMatchObject({ used: 905 * MB, atLimit: true });
+    // +20 MB per collection with usage flat: counted once over 50 MB (half the margin) have built up
+    const used: number[] = [];
+    for (let i = 1; i <= 4; i++) {
+      m.resident = 20 * i;
+      m.clock += 1000;
+      used.push(cap.check(100).used / MB);
+    }
+    expect(used).toEqual([905, 905, 965, 965]);
   });
 
   it('has no summary when no reading came near the cap', () => {
