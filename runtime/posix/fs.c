@@ -193,6 +193,7 @@ int __tsklee_resolve(int dirfd, const char *spath, char *out) {
     s = i;
     while (path[i] && path[i] != '/') i++;
     len = i - s;
+    if (len > TK_NAME_MAX) return -ENAMETOOLONG;
     if (len == 1 && path[s] == '.') continue;
     if (len == 2 && path[s] == '.' && path[s + 1] == '.') {
       while (o > 0 && out[o - 1] != '/') o--;

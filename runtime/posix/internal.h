@@ -30,7 +30,9 @@
 
 #define TK_MAX_FDS 32
 #define TK_MAX_NODES 64
-#define TK_PATH_MAX 256
+/* Linux's PATH_MAX and NAME_MAX: a longer path or file name fails with ENAMETOOLONG */
+#define TK_PATH_MAX 4096
+#define TK_NAME_MAX 255
 
 /* Fixed identity of the modelled process and of its files. */
 #define TK_UID 1000

@@ -111,6 +111,7 @@ beforeAll(() => {
   writeFileSync(join(dir, 'environment.c'), ENVIRONMENT);
   execFileSync('cc', ['environment.c', '-o', 'environment'], { cwd: dir });
   execFileSync('cc', ['-w', resolve('fixtures/posix/symlinks.c'), '-o', 'symlinks'], { cwd: dir });
+  execFileSync('cc', ['-w', resolve('fixtures/posix/long_names.c'), '-o', 'long_names'], { cwd: dir });
 });
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -155,6 +156,18 @@ it('symbolic links: symlink, readlink, lstat, links in the middle of a path, dan
   expect(out).toContain('lstat 0 - mode 120000 size 3\n');
   expect(out).toContain('loop -1 Too many levels of symbolic links');
   const native = tsklee(['replay', '--native', './symlinks', 'links-out']);
+  expect(native.stderr).toBe('');
+  expect(native.stdout).toContain('tsklee: replayed 1 tests natively: 1 as recorded, 0 different, 0 not compared\n');
+}, 120_000);
+
+it('names up to NAME_MAX (255) and paths up to PATH_MAX (4096) as Linux: ENOENT below, ENAMETOOLONG above, as natively', () => {
+  const run = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--output-dir=names-out', resolve('fixtures/posix/long_names.c')]);
+  expect(run.code).toBe(0);
+  const [out] = outputs('names-out');
+  expect(out).toContain('absent 251 -1 No such file or directory\n');
+  expect(out).toContain('create 255 3 -\n');
+  expect(out).toContain('create 256 -1 File name too long\n');
+  const native = tsklee(['replay', '--native', './long_names', 'names-out']);
   expect(native.stderr).toBe('');
   expect(native.stdout).toContain('tsklee: replayed 1 tests natively: 1 as recorded, 0 different, 0 not compared\n');
 }, 120_000);
