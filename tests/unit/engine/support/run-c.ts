@@ -94,7 +94,9 @@ export async function runBitcode(bc: string, opts: Partial<EngineOptions> = {}):
   const ends: StateEndInfo[] = [];
   const r = await explore(
     module,
-    { search: ['dfs'], programName: bc, ...opts },
+    // no memory cap unless a test asks: the cap counts the whole process, and a jest worker's
+    // holds earlier tests' memory (a merging test once lost its states to it under load)
+    { search: ['dfs'], programName: bc, maxMemory: 0, ...opts },
     {
       output,
       solver: await sharedSolver(),
