@@ -41,7 +41,7 @@ async function run(n: number, opts: Partial<EngineOptions>) {
   const { bc, exe } = compile(n);
   const out = new MemoryOutput();
   const t0 = Date.now();
-  const r = await explore(loadModule([bc]), { search: ['dfs'], programName: bc, mergeMode: 'quantified', ...opts }, { output: out, solver });
+  const r = await explore(loadModule([bc]), { search: ['dfs'], programName: bc, mergeMode: 'quantified', maxMemory: 0, ...opts }, { output: out, solver });
   return { r, out, exe, ms: Date.now() - t0 };
 }
 

@@ -48,7 +48,7 @@ function compile(name: string, defines: string[] = []): { bc: string; exe: strin
 async function run(name: string, opts: Partial<EngineOptions> = {}, defines: string[] = []): Promise<Run> {
   const { bc, exe } = compile(name, defines);
   const out = new MemoryOutput();
-  const r = await explore(loadModule([bc]), { search: ['dfs'], programName: bc, mergeMode: 'quantified', validateQuantifiedMerges: true, writeKQueries: true, ...opts }, { output: out, solver });
+  const r = await explore(loadModule([bc]), { search: ['dfs'], programName: bc, mergeMode: 'quantified', validateQuantifiedMerges: true, writeKQueries: true, maxMemory: 0, ...opts }, { output: out, solver });
   // every test replays natively to the exit status recorded
   for (const t of out.tests) {
     expect(t.ktest).not.toBeNull();

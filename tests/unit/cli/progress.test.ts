@@ -24,7 +24,7 @@ int main(void) {
 }`);
   let ex: Executor | null = null;
   const seen: number[] = [];
-  await explore(loadModule([bc]), { search: ['dfs'], useMerge: true }, {
+  await explore(loadModule([bc]), { search: ['dfs'], useMerge: true, maxMemory: 0 }, {
     output: new MemoryOutput(),
     solver: await sharedSolver(),
     onStart: (e) => (ex = e),

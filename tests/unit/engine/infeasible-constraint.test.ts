@@ -28,7 +28,7 @@ function lying(real: Solver): Solver {
 async function run(source: string): Promise<{ ends: StateEndInfo[]; errors: string[] }> {
   const output = new MemoryOutput();
   const ends: StateEndInfo[] = [];
-  await explore(loadModule([compileC(source)]), { search: ['dfs'] }, { output, solver: lying(await sharedSolver()), events: { onStateEnd: (i) => ends.push(i) } });
+  await explore(loadModule([compileC(source)]), { search: ['dfs'], maxMemory: 0 }, { output, solver: lying(await sharedSolver()), events: { onStateEnd: (i) => ends.push(i) } });
   const errors = output.tests.map((t) => t.extras.errText?.split('\n')[0] ?? '').filter((s) => s !== '');
   return { ends, errors };
 }

@@ -45,7 +45,7 @@ describe('solver failures', () => {
     const bc = compileC(`#include <klee/klee.h>
 int main(void) { int x; klee_make_symbolic(&x, sizeof x, "x"); if (x > 3) return 1; return 0; }`);
     const out = new MemoryOutput();
-    const r = await explore(loadModule([bc]), { search: ['dfs'] }, { output: out, solver: failingSolver(kind) });
+    const r = await explore(loadModule([bc]), { search: ['dfs'], maxMemory: 0 }, { output: out, solver: failingSolver(kind) });
     expect(r.exploredPaths).toBe(1);
     expect(out.tests).toHaveLength(1);
     expect(out.tests[0]!.extras.errKind).toBe('solver');

@@ -63,7 +63,7 @@ describe('instruction counts recorded by the engine', () => {
     const module = loadModule([compileC(PROG)]);
     let ex!: Executor;
     let rec!: RecordingCallPaths;
-    const r = await explore(module, { search: ['nurs:cpicnt'] }, {
+    const r = await explore(module, { search: ['nurs:cpicnt'], maxMemory: 0 }, {
       solver: noSolver,
       onStart: (e) => {
         ex = e;
@@ -91,7 +91,7 @@ describe('instruction counts recorded by the engine', () => {
   it('is not kept when no searcher needs it', async () => {
     const module = loadModule([compileC('int main(void) { return 0; }')]);
     let ex!: Executor;
-    await explore(module, { search: ['dfs'] }, { solver: noSolver, onStart: (e) => (ex = e) });
+    await explore(module, { search: ['dfs'], maxMemory: 0 }, { solver: noSolver, onStart: (e) => (ex = e) });
     expect(ex.callPaths).toBeNull();
   });
 });
