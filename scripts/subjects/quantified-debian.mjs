@@ -105,7 +105,7 @@ function readInfo(out) {
     multiplicity: num(/path multiplicity = (\d+)/),
     partial: num(/partially completed paths = (\d+)/),
     quantifiedMerges: num(/quantified merges = (\d+)/),
-    incrementalMerges: num(/incremental merging: tree nodes = \d+, merges = (\d+)/),
+    incrementalMerges: num(/incremental merging: tree nodes = \d+,(?: join-point snapshots = \d+,)? merges = (\d+)/),
     mergedAway: num(/quantified merges = \d+ \((\d+) states merged away\)/),
     // partitions that fell back to ite merging: invalid hash, > --max-patterns, no synthesis
     fallbacks: (/fallbacks: hash (\d+), patterns (\d+), synthesis (\d+)/.exec(info)?.slice(1) ?? [NaN]).reduce((n, v) => n + Number(v), 0),
@@ -167,7 +167,7 @@ function table(runs) {
     const cov = r.coverage === undefined ? '-' : `${((100 * r.coverage.linesHit) / r.coverage.lines).toFixed(1)}% (${r.coverage.linesHit}/${r.coverage.lines})`;
     const done = r.error !== undefined ? `error: ${r.error}` : r.halted ? 'budget' : 'yes';
     const errs = Object.entries(r.errors ?? {}).map(([k, n]) => `${n} ${k}`).join(', ') || '-';
-    lines.push(`| ${r.driver} | ${r.mode.toUpperCase()} | ${r.cpu.toFixed(1)} | ${done} | ${r.explored} | ${r.tests} | ${errs} | ${cov} | ${r.mode.startsWith('pat') ? `${r.quantifiedMerges} / ${r.fallbacks} / ${Number.isNaN(r.incrementalMerges) ? 0 : r.incrementalMerges}` : '-'} |`);
+    lines.push(`| ${r.driver} | ${r.mode.toUpperCase()} | ${r.cpu.toFixed(1)} | ${done} | ${r.explored} | ${r.tests} | ${errs} | ${cov} | ${r.mode.startsWith('pat') ? `${r.quantifiedMerges} / ${r.fallbacks} / ${Number.isNaN(r.incrementalMerges) ? (r.mode === 'pat' ? '?' : 0) : r.incrementalMerges}` : '-'} |`);
   }
   return lines.join('\n') + '\n';
 }
