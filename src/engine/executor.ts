@@ -21,6 +21,7 @@ import { ExecutionState, StackFrame, StateStatus } from './state.js';
 import { ConstraintSet } from '../solver/layers/constraint-set.js';
 import { resolveOptions, type EngineOptions } from './options.js';
 import { Msg, StateAbort, Termination } from './errors.js';
+import { endLiveStates } from './halt-dump.js';
 import { applyPoisonTracking } from './prepare/poison.js';
 import { fromExpr, toExpr, type Scalar, type Val } from './values.js';
 import { interpret } from './interpreter.js';
@@ -418,28 +419,7 @@ export class Executor {
    */
   async dumpRemainingStates(budgetMs: number): Promise<void> {
     if (this.liveStates.size === 0) return;
-    const dump = this.opts.dumpStatesOnHalt && this.dumpOnHalt;
-    if (dump) this.message('halting execution, dumping remaining states');
-    const leaves = dump ? (this.quantified?.endPausedAtHalt() ?? 0) : 0;
-    if (leaves > 0) this.message(`${leaves} states paused at the exits of unreleased quantified merge regions ended without a test (one test per exit)`);
-    const deadline = Date.now() + budgetMs;
-    let lastYield = Date.now();
-    let notDumped = 0;
-    for (const st of [...this.liveStates].sort((a, b) => a.id - b.id)) {
-      if (st.status !== StateStatus.Running) continue;
-      const now = Date.now();
-      if (dump && now < deadline) this.terminateEarly(st, Msg.halting, Termination.Interrupted);
-      else {
-        if (dump) notDumped++;
-        this.terminateSilently(st, Termination.Interrupted);
-      }
-      if (now - lastYield >= 50) {
-        lastYield = now;
-        await new Promise<void>((r) => setImmediate(r));
-      }
-    }
-    if (notDumped > 0) this.message(`${notDumped} remaining states ended without a test (dumping stops ${budgetMs / 1000} s after an interrupt)`);
-    this.updateStates(null);
+    await endLiveStates(this, this.opts.dumpStatesOnHalt && this.dumpOnHalt, budgetMs);
   }
 
   /** --max-memory (memory-cap.ts): checked every 16 steps and at every yield of the run loop (~20 times a second). */
