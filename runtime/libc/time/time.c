@@ -32,33 +32,41 @@ static long long days_from_epoch(long long y) {
   return (y - 1970) * 365 + (leaps - 477);
 }
 
+/* Straight-line arithmetic, no loop and one branch (the year's overflow): a symbolic time
+ * (a symbolic file's st_mtime) must not fork once per year a loop's estimate is off, nor
+ * per month. Days are counted in eras of 400 years (146097 days) whose years begin on
+ * March 1, so that the leap day is the last day of a year. Comparisons are used as 0/1
+ * values and combined with & and |, never && or ||, so that they stay branch-free. */
 struct tm *gmtime_r(const time_t *restrict tp, struct tm *restrict tm) {
   long long t = *tp;
   long long days = t / 86400, rem = t % 86400;
-  if (rem < 0) {
-    rem += 86400;
-    days--;
-  }
+  long long neg = rem < 0; /* floor division */
+  rem += neg * 86400;
+  days -= neg;
   tm->tm_hour = (int)(rem / 3600);
   tm->tm_min = (int)(rem % 3600 / 60);
   tm->tm_sec = (int)(rem % 60);
   long long wd = (4 + days) % 7; /* 1970-01-01 was a Thursday */
-  tm->tm_wday = (int)(wd < 0 ? wd + 7 : wd);
-  /* estimate the year, then correct */
-  long long y = 1970 + days / 365;
-  while (days_from_epoch(y) > days) y--;
-  while (days_from_epoch(y + 1) <= days) y++;
-  long long yday = days - days_from_epoch(y);
+  tm->tm_wday = (int)(wd + (wd < 0) * 7);
+  long long z = days + 719468; /* days since 0000-03-01 */
+  long long era = (z - (z < 0) * 146096) / 146097;
+  long long doe = z - era * 146097;                                       /* [0, 146096] */
+  long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;  /* [0, 399] */
+  long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);                /* [0, 365] from March 1 */
+  long long mp = (5 * doy + 2) / 153;                                     /* [0, 11] from March */
+  long long mday = doy - (153 * mp + 2) / 5 + 1;
+  long long janfeb = mp >= 10;
+  long long mon = mp + 2 - 12 * janfeb; /* [0, 11] from January */
+  long long y = yoe + era * 400 + janfeb;
   if (y - 1900 > INT_MAX || y - 1900 < INT_MIN) {
     errno = EOVERFLOW;
     return NULL;
   }
+  long long leap = ((y % 4 == 0) & (y % 100 != 0)) | (y % 400 == 0);
   tm->tm_year = (int)(y - 1900);
-  tm->tm_yday = (int)yday;
-  int leap = is_leap(y), m = 0;
-  while (yday >= days_before[leap][m + 1]) m++;
-  tm->tm_mon = m;
-  tm->tm_mday = (int)(yday - days_before[leap][m] + 1);
+  tm->tm_yday = (int)(doy - 306 * janfeb + (59 + leap) * (1 - janfeb));
+  tm->tm_mon = (int)mon;
+  tm->tm_mday = (int)mday;
   tm->tm_isdst = 0;
   tm->tm_gmtoff = 0;
   tm->tm_zone = "GMT";

@@ -253,6 +253,31 @@ int main(void) {
         tsklee_strftime(bo, sizeof bo, f, &t);
         CHECK_STR(NAME("strftime-year(%d,%d)", years[i] + 1900, yd), bg, bo);
       }
+    /* gmtime_r is straight-line arithmetic (eras of 400 years): values of every magnitude and
+       sign, and the edges of the years an int holds (glibc: NULL and EOVERFLOW past them) */
+    {
+      unsigned long long x = 0x9e3779b97f4a7c15ULL;
+      long long edges[] = {67768036191676799LL, 67768036191676800LL, -67768040609740800LL, -67768040609740801LL,
+                           -62167219200LL, -62167219201LL, 951782399LL, -11670912000LL, -11670911999LL};
+      for (unsigned i = 0; i < 3000 + sizeof edges / sizeof edges[0]; i++) {
+        long long t;
+        if (i < sizeof edges / sizeof edges[0]) t = edges[i];
+        else {
+          x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+          unsigned bits = (unsigned)(x % 57);
+          t = (long long)(x >> 7) & (long long)((1ULL << bits) - 1);
+          if (x & 64) t = -t;
+        }
+        struct tm g, o;
+        memset(&g, 0, sizeof g); memset(&o, 0, sizeof o);
+        time_t tt = (time_t)t;
+        struct tm *rg = gmtime_r(&tt, &g), *ro = tsklee_gmtime_r(&tt, &o);
+        CHECK_INT(NAME("gmtime_r-null(%lld)", t), rg == 0, ro == 0);
+#define TG(f) CHECK_INT(NAME("gmtime_r(%lld)." #f, t), g.f, o.f);
+        if (rg && ro) { TG(tm_sec) TG(tm_min) TG(tm_hour) TG(tm_mday) TG(tm_mon) TG(tm_year) TG(tm_wday) TG(tm_yday) }
+#undef TG
+      }
+    }
     /* every day of a few years: ISO weeks etc. */
     for (long long t = 1230681600LL - 86400 * 400; t < 1230681600LL + 86400LL * 1500; t += 86400 + 3601) {
       struct tm g;
