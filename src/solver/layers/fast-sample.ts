@@ -40,6 +40,44 @@ export class SampleSource {
   }
 }
 
+/**
+ * Runs of adjacent bytes of one array inside one aligned 8-byte window: the words a program
+ * most likely reads them as (a 64-bit time, a 32-bit size). Single bytes are left out.
+ */
+function wordWindows(vars: readonly SearchVar[]): SearchVar[][] {
+  const out: SearchVar[][] = [];
+  let run: SearchVar[] = [];
+  for (const x of vars) {
+    const last = run[run.length - 1];
+    const joins = last !== undefined && x.v.length === 1 && last.v.array === x.v.array && last.v.start + 1 === x.v.start && Math.floor(x.v.start / 8) === Math.floor(last.v.start / 8);
+    if (!joins) {
+      if (run.length > 1) out.push(run);
+      run = x.v.length === 1 ? [x] : [];
+    } else run.push(x);
+  }
+  if (run.length > 1) out.push(run);
+  return out;
+}
+
+/**
+ * A value of a random magnitude for a window's little-endian word: a bit length drawn
+ * uniformly, a value of that length, negated half the time. Uniform bytes almost never make
+ * a word where programs keep their values: a symbolic file's 64-bit time must give a year
+ * that fits an int (|t| < 2^56: one uniform draw in 128) before anything about that year can
+ * hold. A byte its set does not allow keeps its uniform draw.
+ */
+function drawWord(w: readonly SearchVar[], model: Map<ExprArray, Uint8Array>, rng: SampleSource): void {
+  const width = BigInt(w.length * 8);
+  const bits = rng.below(width + 1n);
+  let v = bits === 0n ? 0n : rng.below(1n << bits);
+  if ((rng.next32() & 1) === 0) v = (-v) & ((1n << width) - 1n);
+  for (const x of w) {
+    const b = v & 0xffn;
+    v >>= 8n;
+    if (x.set.has(b)) writeVar(model, x.v, b);
+  }
+}
+
 /** The sum of the constraints' DAG sizes: what checking one complete assignment costs. */
 export function leafCost(exprs: readonly Expr[]): number {
   let cost = 0;
@@ -54,8 +92,11 @@ export function leafCost(exprs: readonly Expr[]): number {
  */
 export function sample(exprs: readonly Expr[], vars: readonly SearchVar[], model: Map<ExprArray, Uint8Array>, samples: number, rng: SampleSource): true | undefined {
   const sizes = vars.map((x) => x.set.size());
+  const windows = wordWindows(vars);
   for (let n = 0; n < samples; n++) {
     for (let i = 0; i < vars.length; i++) writeVar(model, vars[i]!.v, vars[i]!.set.nth(rng.below(sizes[i]!)));
+    // half the time, the words the bytes make get values of a random magnitude instead
+    if ((rng.next32() & 1) === 0) for (const w of windows) drawWord(w, model, rng);
     // a fresh evaluator per assignment: its memo holds the values of the previous one
     const ev = new Evaluator(model);
     let ok = true;

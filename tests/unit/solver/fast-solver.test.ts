@@ -388,6 +388,25 @@ describe('random sampling when the search gives up (fast-sample.ts)', () => {
     expect(off.calls).toBe(1);
   });
 
+  test('the bytes of a word are also drawn as one value of random magnitude: a 64-bit time whose calendar fields are asked about', () => {
+    // gmtime-like: days and seconds of a signed 64-bit time t; "the year fits an int" is
+    // |t| < 2^56, one uniform draw of 8 bytes in 128, then "12 o'clock" one in 24
+    const tarr = new ExprArray('stat_time', 8);
+    const t = word(tarr, 0, 8);
+    const days = b.sdiv(t, k(86400, 64));
+    const hour = b.sdiv(b.srem(t, k(86400, 64)), k(3600, 64));
+    const fits = b.and(b.slt(days, k(1n << 36n, 64)), b.slt(k(-(1n << 36n), 64), days));
+    const noon = b.eq(hour, k(12, 64));
+    const inner = new RefusingSolver();
+    const s = new FastSolver(inner);
+    const got = s.computeInitialValues({ constraints: [fits], expr: noon }, [tarr]);
+    expect(got).not.toBeNull();
+    const m = new Evaluator(asModel([tarr], got!));
+    expect(m.evaluate(fits)).toBe(1n);
+    expect(m.evaluate(noon)).toBe(1n);
+    expect(inner.calls).toBe(0);
+  });
+
   test('a question the next layer times out on is sampled again, longer: models only, else the failure stands', () => {
     /** The backend on a digest: out of time on every question. */
     class TimingOut extends RefusingSolver {
