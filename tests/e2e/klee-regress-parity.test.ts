@@ -156,7 +156,7 @@ int main(void) {
       const r = tsklee(['run', ...extra, `--output-dir=nomain-${extra.length}-${extra[0] ?? ''}`.replace(/[=-]+$/, ''), bc], dir);
       expect(r.code).toBe(1);
       const name = extra.includes('--entry-point=missing') ? 'missing' : 'main';
-      expect(r.stderr).toMatch(new RegExp(`^tsklee: error: (--posix-runtime: .*: )?Entry function '${name}' not found in module\\.$`, 'm'));
+      expect(r.stderr).toMatch(new RegExp(`^KLEE: ERROR: (--posix-runtime: .*: )?Entry function '${name}' not found in module\\.$`, 'm'));
     }
   });
 
@@ -176,7 +176,7 @@ int main(void) {
     const r = tsklee(['run', '-max-static-fork-pct=0.5', '-max-static-pct-check-delay=0s', '--output-dir=hot-out', bc], dir);
     expect(r.code).toBe(0);
     const lines = r.stderr.split('\n').filter((l) => l.includes('skipping fork'));
-    expect(lines).toEqual([expect.stringMatching(/^tsklee: WARNING ONCE: skipping fork and concretizing condition \(MaxStatic\*Pct limit reached\) at .*hot\.c:8$/)]);
+    expect(lines).toEqual([expect.stringMatching(/^KLEE: WARNING ONCE: skipping fork and concretizing condition \(MaxStatic\*Pct limit reached\) at .*hot\.c:8$/)]);
   });
 
   it('--write-kqueries writes KQuery files as KLEE does: arrays, then (query [constraints] false), labels shared', () => {
@@ -222,7 +222,7 @@ int main(int argc, char **argv) { return argc > 1 && strlen(argv[1]) == 3 ? 1 : 
     expect(bytesOf('plain').some((b) => b === 0 || b < 32 || b > 126)).toBe(true);
   });
 
-  it("--echo-program-output shows every path's writes on tsklee's stdout and stderr, as KLEE does", () => {
+  it("the program's writes reach tsklee's stdout and stderr by default, as KLEE's do; --no-echo-program-output keeps them to testN.stdout", () => {
     const bc = compileProgram(
       dir,
       'echo',
@@ -233,13 +233,21 @@ int main(void) {
   return 0;
 }`,
     );
-    const on = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--echo-program-output', '--output-dir=echo-on', bc], dir);
-    expect(on.code).toBe(0);
-    expect(on.stdout).toBe('positive\n');
-    expect(on.stderr).toMatch(/^not positive$/m);
-    const off = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--output-dir=echo-off', bc], dir);
+    for (const flag of [[], ['--echo-program-output']]) {
+      const on = tsklee(['run', '--libc=tsklee', '--posix-runtime', ...flag, `--output-dir=echo-on${flag.length}`, bc], dir);
+      expect(on.code).toBe(0);
+      expect(on.stdout).toBe('positive\n');
+      expect(on.stderr).toMatch(/^not positive$/m);
+    }
+    const off = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--no-echo-program-output', '--output-dir=echo-off', bc], dir);
     expect(off.stdout).toBe('');
     expect(off.stderr).not.toMatch(/positive/);
+    const stdouts = readdirSync(join(dir, 'echo-off')).filter((f) => f.endsWith('.stdout'));
+    expect(stdouts.map((f) => readFileSync(join(dir, 'echo-off', f), 'utf8')).join('')).toBe('positive\n');
+    // --jobs: the workers' replays would repeat a path's prefix output, so no echo by default
+    const jobs = tsklee(['run', '--jobs=2', '--libc=tsklee', '--posix-runtime', '--output-dir=echo-jobs2', bc], dir);
+    expect(jobs.code).toBe(0);
+    expect(jobs.stdout).toBe('');
     expect(tsklee(['run', '--jobs=2', '--echo-program-output', '--output-dir=echo-jobs', bc], dir).stderr).toMatch(/--jobs: --echo-program-output is not supported/);
   });
 
@@ -273,6 +281,6 @@ int main(void) {
 }`);
     const r = tsklee(['run', '--exit-on-error', '--output-dir=stop-out', bc], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^tsklee: error: EXITING ON ERROR:\nError: abort failure\nFile: .*stop\.c\nLine: 6\n/m);
+    expect(r.stderr).toMatch(/^KLEE: ERROR: EXITING ON ERROR:\nError: abort failure\nFile: .*stop\.c\nLine: 6\n/m);
   });
 });

@@ -206,7 +206,7 @@ describe('the installed package (read-only, run as another user)', () => {
     const dir = workDir('hello');
     const args = ['run', '--libc=tsklee', '--posix-runtime', example('hello.bc', dir), '--sym-args', '0', '1', '2'];
     const r = tsklee(args, dir, { path: bareTools });
-    expect(r.stderr).toMatch(/^tsklee: done: generated tests = 11$/m);
+    expect(r.stderr).toMatch(/^KLEE: done: generated tests = 11$/m);
     expect(r.code).toBe(0);
     const ref = join(tmp, 'ref');
     mkdirSync(ref);
@@ -222,7 +222,7 @@ describe('the installed package (read-only, run as another user)', () => {
   it('links its clang-19 runtime into a program from another clang (a .c input compiled by clang-16)', () => {
     const dir = workDir('hello-clang16');
     const r = tsklee(['run', '--libc=tsklee', '--posix-runtime', example('hello.c', dir), '--sym-args', '0', '1', '2'], dir, { env: { TSKLEE_CLANG: 'clang-16' } });
-    expect(r.stderr).toMatch(/^tsklee: done: generated tests = 11$/m);
+    expect(r.stderr).toMatch(/^KLEE: done: generated tests = 11$/m);
     expect(r.code).toBe(0);
   });
 
@@ -230,8 +230,8 @@ describe('the installed package (read-only, run as another user)', () => {
     const dir = workDir('bounds');
     const run = tsklee(['run', example('bounds.c', dir)], dir);
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/^tsklee: ERROR: .*bounds\.c:9: memory error: out of bound pointer$/m);
-    expect(run.stderr).toMatch(/^tsklee: done: generated tests = 3$/m);
+    expect(run.stderr).toMatch(/^KLEE: ERROR: .*bounds\.c:9: memory error: out of bound pointer$/m);
+    expect(run.stderr).toMatch(/^KLEE: done: generated tests = 3$/m);
     const out = join(dir, 'klee-out-0');
     const errTest = readdirSync(out).find((f) => f.endsWith('.ptr.err'))!.replace(/\.ptr\.err$/, '.ktest');
 
