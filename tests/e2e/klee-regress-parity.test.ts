@@ -283,4 +283,36 @@ int main(void) {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^KLEE: ERROR: EXITING ON ERROR:\nError: abort failure\nFile: .*stop\.c\nLine: 6\n/m);
   });
+
+  it("KLEE's default wording for a double free and a use after free; --kdalloc's with it; no old-option errors", () => {
+    const bc = compileProgram(dir, 'twice', `${H}#include <stdlib.h>
+int main(void) {
+  int c = klee_int("c");
+  int *p = malloc(8); p[0] = 1; free(p);
+  if (c == 1) return p[0];
+  if (c == 2) free(p);
+  return 0;
+}`);
+    const plain = tsklee(['run', '--libc=tsklee', '--output-dir=twice-plain', bc], dir);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toMatch(/^KLEE: ERROR: .*twice\.c:7: memory error: out of bound pointer$/m);
+    expect(plain.stderr).toMatch(/^KLEE: ERROR: .*twice\.c:8: memory error: invalid pointer: free$/m);
+    const kd = tsklee(['run', '--libc=tsklee', '--kdalloc', '--output-dir=twice-kd', bc], dir);
+    expect(kd.stderr).toMatch(/^KLEE: ERROR: .*twice\.c:7: memory error: use after free$/m);
+    expect(kd.stderr).toMatch(/^KLEE: ERROR: .*twice\.c:8: memory error: double free$/m);
+    // KLEE 2's spellings: --no-output writes no tests, --stop-after-n-instructions stops
+    const old = tsklee(['run', '--libc=tsklee', '--no-output', '--stop-after-n-instructions=1', '--allow-external-sym-calls', '--output-dir=twice-old', bc], dir);
+    expect(old.code).toBe(0);
+    expect(old.stderr).toMatch(/^KLEE: done: total instructions = 1$/m);
+    expect(readdirSync(join(dir, 'twice-old')).filter((f) => f.endsWith('.ktest'))).toEqual([]);
+  });
+
+  it('--external-calls=none refuses inline asm, as KLEE (which runs it as an external call)', () => {
+    const bc = compileProgram(dir, 'asm', 'int main(void) {\n  __asm__ __volatile__("movl %eax, %eax");\n  return 0;\n}\n');
+    const none = tsklee(['run', '--external-calls=none', '--output-dir=asm-none', bc], dir);
+    expect(none.stderr).toMatch(/^KLEE: ERROR: .*asm\.c:2: external calls disallowed \(in particular inline asm\)$/m);
+    expect(readdirSync(join(dir, 'asm-none')).filter((f) => f.endsWith('.user.err'))).toHaveLength(1);
+    const ok = tsklee(['run', '--output-dir=asm-ok', bc], dir);
+    expect(ok.stderr).not.toMatch(/ERROR/);
+  });
 });

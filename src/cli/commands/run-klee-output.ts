@@ -66,6 +66,7 @@ export const KLEE_NOTED_OPTIONS: Record<string, RunOptionSpec & { note: string }
   'solver-optimize-divides': { type: 'boolean', describe: 'accepted: divisions reach the solver as they are', note: 'divisions by constants reach the solver as bvudiv/bvsdiv (z3 rewrites them itself); no rewriting into shifts' },
   'const-array-opt': { type: 'boolean', describe: 'accepted: constant arrays are encoded as tsklee always does', note: 'constant arrays reach the solver the way tsklee always encodes them (store chains over a constant); no STP-specific optimisation' },
   'use-timestamps': { type: 'boolean', describe: "accepted: a KLEE fork's lazy-initialisation option", note: "tsklee has no lazily initialised symbolic pointers (a KLEE fork's feature): a symbolic pointer resolves to any object it may point to" },
+  'use-guided-search': { type: 'string', describe: "accepted: a KLEE fork's targeted search (none is tsklee's)", note: "tsklee has no guided (targeted) search, a KLEE fork's: it searches as --search says (what =none asks)" },
   'external-call-warnings': { type: 'string', describe: 'accepted: tsklee runs no external call (none, once-per-function, all)', note: 'tsklee makes no external calls (functions it does not model end the path with an error, which is always reported)' },
 };
 
