@@ -11,7 +11,10 @@
 // flag makes V8 reject a code cache made without it, so train that build's cache under the
 // same flags first, or the comparison measures the lost cache.
 // Each build runs as bin/tsklee runs it: dist/cli/launch.cjs (dist/cli/main.js in builds older
-// than it) without NODE_EXTRA_CA_CERTS.
+// than it) without NODE_EXTRA_CA_CERTS. Builds from 2026-11-27 on echo the program's output by
+// default (KLEE's console): to compare with an older build, pass `-- --search=dfs
+// --no-echo-program-output` when every build knows the flag, or keep in mind that only the
+// newer one writes it (the program's output is discarded here either way).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,7 +55,7 @@ try {
       const t0 = performance.now();
       const argv = [...nodeFlags[i], entries[i], 'run', ...runOptions, `--output-dir=${out}`, resolve(program)];
       const p = cpu
-        ? spawnSync('/usr/bin/time', ['-f', 'BENCH-CPU %U %S', process.execPath, ...argv], { encoding: 'utf8', env })
+        ? spawnSync('/usr/bin/time', ['-f', 'BENCH-CPU %U %S', process.execPath, ...argv], { encoding: 'utf8', env, stdio: ['ignore', 'ignore', 'pipe'] })
         : spawnSync(process.execPath, argv, { stdio: 'ignore', env });
       let s = (performance.now() - t0) / 1000;
       if (p.status !== 0) throw new Error(`${b}: tsklee exited with ${p.status ?? p.signal}`);

@@ -51,7 +51,7 @@ const value = (text, re) => {
 function run(bc, util, model) {
   const out = join(work, `${util}-${model}`);
   const modelArgs = model === 'relocatable' ? ['--addressing=relocatable'] : [];
-  const argv = ['-f', 'BENCH %U %S %M', TSKLEE, 'run', `--output-dir=${out}`, '--libc=tsklee', '--posix-runtime', '--search=dfs', '--dump-states-on-halt=false', `--max-instructions=${instructions}`, `--max-time=${guard}s`, ...modelArgs, bc, ...programArgs(util)];
+  const argv = ['-f', 'BENCH %U %S %M', TSKLEE, 'run', '--no-echo-program-output', `--output-dir=${out}`, '--libc=tsklee', '--posix-runtime', '--search=dfs', '--dump-states-on-halt=false', `--max-instructions=${instructions}`, `--max-time=${guard}s`, ...modelArgs, bc, ...programArgs(util)];
   const r = spawnSync('/usr/bin/time', argv, { encoding: 'utf8', maxBuffer: 1 << 28 });
   const m = /BENCH ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr);
   const info = existsSync(join(out, 'info')) ? readFileSync(join(out, 'info'), 'utf8') : '';

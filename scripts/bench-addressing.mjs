@@ -49,7 +49,7 @@ let runNo = 0;
  */
 function run(bc, args, extra = []) {
   const out = join(work, `out-${runNo++}`);
-  const r = spawnSync('/usr/bin/time', ['-f', 'BENCH %U %S %M', join(root, 'bin/tsklee'), 'run', '--search=dfs', `--max-time=${budget}s`, ...args, ...extra, `--output-dir=${out}`, bc], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync('/usr/bin/time', ['-f', 'BENCH %U %S %M', join(root, 'bin/tsklee'), 'run', '--no-echo-program-output', '--search=dfs', `--max-time=${budget}s`, ...args, ...extra, `--output-dir=${out}`, bc], { encoding: 'utf8', maxBuffer: 1 << 28 });
   const m = /BENCH ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr);
   const paths = /completed paths = (\d+)/.exec(r.stderr);
   const partial = /partially completed paths = (\d+)/.exec(r.stderr);

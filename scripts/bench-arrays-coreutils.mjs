@@ -64,7 +64,7 @@ for (let rep = 0; rep < reps; rep++) {
     for (const config of configs) {
       const out = join(outDir, `${u}-${config}-${rep}`);
       rmSync(out, { recursive: true, force: true });
-      const args = ['run', '--libc=tsklee', '--posix-runtime', `--max-time=${budget}s`, '--max-memory=1000', '--max-solver-time=30s', '--only-output-states-covering-new', `--output-dir=${out}`, ...CONFIG_ARGS[config], bc, ...KLEE_ARGS];
+      const args = ['run', '--no-echo-program-output', '--libc=tsklee', '--posix-runtime', `--max-time=${budget}s`, '--max-memory=1000', '--max-solver-time=30s', '--only-output-states-covering-new', `--output-dir=${out}`, ...CONFIG_ARGS[config], bc, ...KLEE_ARGS];
       const r = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', TSKLEE, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
       const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(r.stderr);
       if (r.status !== 0 || !existsSync(join(out, 'run.stats'))) {

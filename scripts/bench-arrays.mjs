@@ -82,7 +82,7 @@ function lastStats(out) {
 function measure(dir, bc, name, args) {
   const out = join(dir, `out-${basename(bc, '.bc')}-${name}`);
   const t0 = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', TSKLEE, 'run', `--output-dir=${out}`, ...base, ...tskleeArgs, ...args, bc, ...programArgs], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', TSKLEE, 'run', '--no-echo-program-output', `--output-dir=${out}`, ...base, ...tskleeArgs, ...args, bc, ...programArgs], { encoding: 'utf8', maxBuffer: 1 << 26 });
   const wall = (performance.now() - t0) / 1000;
   if (r.status !== 0) return { failed: r.stderr.split('\n').slice(-4).join(' ') };
   const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(r.stderr);

@@ -69,7 +69,7 @@ function once(name, bc, spec) {
   rmSync(out, { recursive: true, force: true });
   const timeFile = join(work, 'time.txt');
   const t0 = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, TSKLEE, 'run', '--search=dfs', `--jobs=${jobs}`, ...policy, `--output-dir=${out}`, ...(p.opts ?? []), bc, ...p.args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, TSKLEE, 'run', '--no-echo-program-output', '--search=dfs', `--jobs=${jobs}`, ...policy, `--output-dir=${out}`, ...(p.opts ?? []), bc, ...p.args], { encoding: 'utf8', maxBuffer: 1 << 28 });
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.status !== 0) throw new Error(`${name} --jobs=${jobs}: exit ${r.status}: ${r.stderr.slice(-400)}`);
   const [user, sys] = readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number);

@@ -53,7 +53,7 @@ for (const u of utils) {
     rmSync(out, { recursive: true, force: true });
     const timeFile = join(outDir, 'time.txt');
     const t0 = Date.now();
-    const argv = ['-f', '%U %S', '-o', timeFile, TSKLEE, 'run', `--output-dir=${out}`, '--libc=tsklee', '--posix-runtime', `--max-time=${budget}s`, ...MODE_ARGS[mode], bc, ...symArgs];
+    const argv = ['-f', '%U %S', '-o', timeFile, TSKLEE, 'run', '--no-echo-program-output', `--output-dir=${out}`, '--libc=tsklee', '--posix-runtime', `--max-time=${budget}s`, ...MODE_ARGS[mode], bc, ...symArgs];
     const r = spawnSync('/usr/bin/time', argv, { encoding: 'utf8', maxBuffer: 1 << 28 });
     const wall = (Date.now() - t0) / 1000;
     const [user, sys] = existsSync(timeFile) ? readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number) : [NaN, NaN];

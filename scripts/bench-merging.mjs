@@ -71,7 +71,7 @@ function run(p, n, mode) {
   const t0 = process.hrtime.bigint();
   // GNU time: the run's CPU time (user + system, all threads), robust where the cores are shared
   const timeFile = join(outDir, 'time.txt');
-  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, TSKLEE, 'run', `--output-dir=${out}`, `--max-time=${timeout}s`, ...MODE_ARGS[mode], bc], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, TSKLEE, 'run', '--no-echo-program-output', `--output-dir=${out}`, `--max-time=${timeout}s`, ...MODE_ARGS[mode], bc], { encoding: 'utf8', maxBuffer: 1 << 28 });
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   const [user, sys] = readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
   const seconds = user + sys;

@@ -86,7 +86,7 @@ for (const p of plotOnly ? [] : programs) {
       const out = join(b.dir, `out-${mode}`);
       rmSync(out, { recursive: true, force: true });
       const limit = cpuBudget === null ? `--max-time=${timeout}` : `--max-cpu-time=${cpuBudget}`;
-      const args = ['-f', '%U %S %e', TSKLEE, 'run', ...MODE_ARGS[mode], limit, `--output-dir=${out}`, b.bc];
+      const args = ['-f', '%U %S %e', TSKLEE, 'run', '--no-echo-program-output', ...MODE_ARGS[mode], limit, `--output-dir=${out}`, b.bc];
       const load = loadavg()[0];
       // a CPU budget is also a hard limit: a run stuck in one long step is killed 30 s past it
       const r = cpuBudget === null ? spawnSync('/usr/bin/time', args, { encoding: 'utf8' }) : spawnSync('bash', ['-c', `ulimit -t ${Math.ceil(cpuBudget + 30)}; exec /usr/bin/time "$@"`, 'bash', ...args], { encoding: 'utf8' });
@@ -95,7 +95,7 @@ for (const p of plotOnly ? [] : programs) {
       const messages = existsSync(join(out, 'messages.txt')) ? readFileSync(join(out, 'messages.txt'), 'utf8') : '';
       const paths = /explored paths = (\d+)/.exec(info);
       // the halt is written to messages.txt ("halting execution, dumping remaining states")
-      const halted = /HaltTimer invoked|halting execution/.test(messages) || /halting execution/.test(info) || /tsklee: halted:/.test(r.stderr);
+      const halted = /HaltTimer invoked|halting execution/.test(messages) || /halting execution/.test(info) || /(KLEE|tsklee): halted:/.test(r.stderr);
       const tests = readdirSync(out).filter((f) => f.endsWith('.ktest')).length;
       // replaying hundreds of thousands of tests natively takes longer than the runs: then tsklee's own line coverage ('~')
       const own = /program coverage \(runtime excluded\):.*lines \d+\/\d+ \(([\d.]+)%\)/.exec(`${info}\n${r.stderr}`);

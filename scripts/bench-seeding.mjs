@@ -41,7 +41,7 @@ try {
     const rows = [];
     for (let r = 0; r < runs; r++) {
       const out = join(work, `${label}-${r}`);
-      const argv = [join(root, 'dist/cli/launch.cjs'), 'run', '--exit-on-error', `--output-dir=${out}`, ...extra, ...runOptions, bc];
+      const argv = [join(root, 'dist/cli/launch.cjs'), 'run', '--no-echo-program-output', '--exit-on-error', `--output-dir=${out}`, ...extra, ...runOptions, bc];
       const t0 = performance.now();
       const p = spawnSync('/usr/bin/time', ['-f', 'BENCH-CPU %U %S', process.execPath, ...argv], { encoding: 'utf8', env, maxBuffer: 1 << 26 });
       const wall = (performance.now() - t0) / 1000;

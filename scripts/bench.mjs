@@ -38,7 +38,7 @@ const KLEE = {
 /** One `tsklee run` as a child: wall seconds, peak RSS (KB, via /usr/bin/time when present), stderr. */
 function runOnce(bc, outDir) {
   const command = viaNode ? [process.execPath, join(root, 'dist/cli/main.js')] : [join(root, 'bin/tsklee')];
-  const args = [...command.slice(1), 'run', '--search=dfs', `--output-dir=${outDir}`, bc];
+  const args = [...command.slice(1), 'run', '--no-echo-program-output', '--search=dfs', `--output-dir=${outDir}`, bc];
   const timed = existsSync('/usr/bin/time');
   const t0 = performance.now();
   const r = timed

@@ -118,7 +118,7 @@ async function coreutilsProgram(name, work) {
   let allExhaustive = true;
   for (const [i, r] of expect.runs.entries()) {
     const kleeOut = join(dir, `klee-out-${i + 1}`);
-    const runArgs = ['run', '--libc=tsklee', '--posix-runtime', '--only-output-states-covering-new', `--max-time=${r.maxTime}`, `--output-dir=${kleeOut}`];
+    const runArgs = ['run', '--no-echo-program-output', '--libc=tsklee', '--posix-runtime', '--only-output-states-covering-new', `--max-time=${r.maxTime}`, `--output-dir=${kleeOut}`];
     await tsklee([...runArgs, `${bin}.bc`, ...r.args]);
     kleeOuts.push(kleeOut);
     allExhaustive &&= exhaustive(kleeOut);

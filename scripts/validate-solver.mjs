@@ -103,7 +103,7 @@ async function validatedQueries(outDir) {
 
 function runOne(name, bc, config, extraArgs) {
   const out = join(dir, `out-${name}-${config.name}`);
-  const args = [CLI, 'run', '--search=dfs', `--max-time=${maxTime}`, `--output-dir=${out}`, '--debug-validate-solver', `--debug-validate-solver-backend=${oracle}`, ...config.args, ...extraArgs, bc];
+  const args = [CLI, 'run', '--no-echo-program-output', '--search=dfs', `--max-time=${maxTime}`, `--output-dir=${out}`, '--debug-validate-solver', `--debug-validate-solver-backend=${oracle}`, ...config.args, ...extraArgs, bc];
   const start = Date.now();
   return new Promise((done) => {
     const p = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });

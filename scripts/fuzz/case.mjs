@@ -110,7 +110,7 @@ const QUIET = ['--output-source=false', '--istats-write-interval=0', '--stats-wr
 
 /** `tsklee run` on a bitcode file into outDir. */
 export function runTsklee(bc, outDir, args, timeoutMs) {
-  return run(process.execPath, [LAUNCHER, 'run', '--libc=tsklee', '--search=dfs', ...QUIET, `--output-dir=${outDir}`, ...args, bc], { timeoutMs, nice: true, env: tskleeEnv() });
+  return run(process.execPath, [LAUNCHER, 'run', '--no-echo-program-output', '--libc=tsklee', '--search=dfs', ...QUIET, `--output-dir=${outDir}`, ...args, bc], { timeoutMs, nice: true, env: tskleeEnv() });
 }
 
 /**

@@ -154,7 +154,7 @@ function runOne({ bc, out, mode, maxTime, extra }) {
   rmSync(out, { recursive: true, force: true });
   // tests only for states covering new code (as KLEE's coverage experiments): a PAT run stopped
   // by the budget dumps every paused leaf, tens of thousands of tests to replay
-  const args = ['-f', '%U %S %e', TSKLEE, 'run', '--libc=tsklee', '--only-output-states-covering-new', ...MODE_ARGS[mode], `--max-time=${maxTime}`, ...extra, `--output-dir=${out}`, bc];
+  const args = ['-f', '%U %S %e', TSKLEE, 'run', '--no-echo-program-output', '--libc=tsklee', '--only-output-states-covering-new', ...MODE_ARGS[mode], `--max-time=${maxTime}`, ...extra, `--output-dir=${out}`, bc];
   const r = spawnSync('/usr/bin/time', args, { encoding: 'utf8', maxBuffer: 256 << 20 });
   const times = r.stderr.trim().split('\n').pop().split(' ').map(Number);
   const error = r.status !== 0 ? r.stderr.split('\n').find((l) => /error|failed/i.test(l)) ?? `exit ${r.status}` : undefined;

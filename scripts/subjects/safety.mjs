@@ -75,7 +75,7 @@ function main() {
       const native = join(cache, bcDir.replace(/-bc$/, '-gcov'), 'src', u);
       const out = join(work, `out-${u}`);
       const args = [...aimedArgs(u, canaryDir, c.proc.pid), '--sym-args', '0', '1', '10', '--sym-args', '0', '2', '2', '--sym-files', '1', '8', '--sym-stdin', '8'];
-      const r = spawnSync(process.execPath, [CLI, 'run', '--libc=tsklee', '--posix-runtime', `--max-time=${maxTime}`, `--output-dir=${out}`, bc, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+      const r = spawnSync(process.execPath, [CLI, 'run', '--no-echo-program-output', '--libc=tsklee', '--posix-runtime', `--max-time=${maxTime}`, `--output-dir=${out}`, bc, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
       const tests = existsSync(out) ? readdirSync(out).filter((f) => f.endsWith('.ktest')).length : 0;
       let damage = canaryDamage(c);
       let replay = '';

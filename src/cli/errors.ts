@@ -7,6 +7,7 @@ import { BitcodeError, escapeControlChars } from '../bitcode/errors.js';
 import { DataLayoutError } from '../ir/datalayout.js';
 import { LinkError } from '../ir/linker.js';
 import { InputError } from '../load.js';
+import { consolePrefix } from './console.js';
 
 export const EXIT_USER_ERROR = 1;
 export const EXIT_INTERNAL_ERROR = 2;
@@ -19,8 +20,14 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * An error KLEE itself reports with klee_error (a missing entry function, EXITING ON ERROR):
+ * printed as `KLEE: ERROR: …` under KLEE's console prefix (console.ts), else `tsklee: error: …`.
+ */
+export class KleeError extends UsageError {}
+
 /** A one-line error followed by a report printed as it is (--exit-on-error's error report, as KLEE prints it). */
-export class ReportedError extends UsageError {
+export class ReportedError extends KleeError {
   constructor(
     message: string,
     readonly report: string,
@@ -69,7 +76,8 @@ export function describeError(e: unknown): { line: string; code: number } {
 /** Writes the report of `e` to stderr and returns the exit code. */
 export function reportError(e: unknown): number {
   const { line, code } = describeError(e);
-  process.stderr.write(`tsklee: error: ${singleLine(line)}\n`);
+  const head = e instanceof KleeError && consolePrefix() === 'KLEE' ? 'KLEE: ERROR:' : 'tsklee: error:';
+  process.stderr.write(`${head} ${singleLine(line)}\n`);
   if (e instanceof ReportedError) process.stderr.write(`${e.report.trimEnd()}\n`);
   if (process.env.TSKLEE_DEBUG === '1' && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
   return code;

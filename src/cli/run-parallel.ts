@@ -13,6 +13,7 @@ import type { StatsFilesSetup } from '../engine/parallel/protocol.js';
 import { exploreInParallel, ParallelExplorationError } from '../engine/parallel/coordinator.js';
 import { formatProfile } from '../engine/parallel/profile.js';
 import { UsageError } from './errors.js';
+import { consoleText, consoleWrite } from './console.js';
 
 export interface ParallelRunSetup {
   jobs: number;
@@ -48,7 +49,8 @@ export function parallelRefusals(o: Record<string, unknown>): string | null {
     [o.maxForks !== undefined, '--max-forks'],
   ];
   // the workers' solver chains have no output file for the profile
-  if (o.echoProgramOutput === true) return "--jobs: --echo-program-output is not supported in a parallel exploration (the workers' program output is not passed on)";
+  // a worker adopting a state replays its path from the start: the prefix's output would repeat
+  if (o.echoProgramOutput === true) return "--jobs: --echo-program-output is not supported in a parallel exploration (a worker replays an adopted path's prefix, whose output would be shown again); testN.stdout has each path's output";
   if (o.debugIlpPrecheckProfile === true) return '--jobs: --debug-ilp-precheck-profile is not supported in a parallel exploration (the workers write no profile)';
   const bad = checks.find(([b]) => b);
   return bad === undefined ? null : `--jobs: ${bad[1]} is not supported in a parallel exploration (a merged or stopped state's path is not one prefix)`;
@@ -57,6 +59,7 @@ export function parallelRefusals(o: Record<string, unknown>): string | null {
 export async function runParallel(s: ParallelRunSetup): Promise<void> {
   const out = createOutputDir({ outputDir: s.outputDir, base: dirname(resolve(s.input)) });
   s.onOutputDir?.(out.path);
+  consoleWrite(`output directory is "${out.path}"`);
   const start = new Date();
   const commandLine = ['tsklee', ...process.argv.slice(2)];
   out.writeInfo(formatInfoHeader({ argv: commandLine, pid: process.pid, start }));
@@ -64,7 +67,7 @@ export async function runParallel(s: ParallelRunSetup): Promise<void> {
   const onSigint = (): void => {
     if (interrupted !== null) process.exit(130);
     interrupted = 'ctrl-c detected, requesting interpreter to halt.';
-    process.stderr.write(`tsklee: ${interrupted}\n`);
+    consoleWrite(interrupted);
     out.appendMessage(interrupted);
   };
   process.on('SIGINT', onSigint);
@@ -82,7 +85,7 @@ export async function runParallel(s: ParallelRunSetup): Promise<void> {
       shouldStop: () => interrupted,
       loaded: s.loaded,
       startAfterCpuMs: s.startAfterCpuMs,
-      onLog: (line, kind) => process.stderr.write(kind === 'print' ? `${line}\n` : `tsklee: ${line}\n`),
+      onLog: (line, kind) => (kind === 'print' ? process.stderr.write(`${line}\n`) : consoleWrite(line)),
     });
     const sum = (f: (w: (typeof r.workers)[number]) => number): number => r.workers.reduce((a, w) => a + f(w), 0);
     const done: RunDoneStats = {
@@ -105,8 +108,8 @@ export async function runParallel(s: ParallelRunSetup): Promise<void> {
         `tsklee: parallel exploration: ${r.started} worker${r.started === 1 ? '' : 's'}${r.notStarted !== null ? ` (of --jobs=${s.jobs}: ${r.notStarted})` : ''}, ${r.jobsMoved} states handed over, ${r.testsNumbered} tests numbered\n` +
         perWorker,
     );
-    process.stderr.write(formatDoneSummary(done).replace(/^KLEE: /gm, 'tsklee: '));
-    if (r.haltReason !== null) process.stderr.write(`tsklee: halted: ${r.haltReason}\n`);
+    process.stderr.write(consoleText(formatDoneSummary(done)));
+    if (r.haltReason !== null) consoleWrite(`halted: ${r.haltReason}`);
   } catch (e) {
     if (e instanceof ParallelExplorationError) throw new UsageError(`--jobs: ${e.message}`);
     throw e;

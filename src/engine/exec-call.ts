@@ -227,6 +227,11 @@ export function execCallAsm(ex: Executor, st: ExecutionState, ki: KInst): void {
   const asm = ki.aux as InlineAsm;
   const text = asm.asm.replace(/#[^\n]*/g, '').trim();
   if (text === '' && ki.dest < 0) return;
+  // KLEE runs inline asm as an external call: --external-calls=none refuses it
+  if (ex.opts.externalCalls === 'none') {
+    ex.terminateOnError(st, 'external calls disallowed (in particular inline asm)', Termination.User);
+    return;
+  }
   if (isCpuid(text, ki.inst.type)) {
     ex.bindLocal(st, ki, [0, 0, 0, 0]);
     return;

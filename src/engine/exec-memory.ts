@@ -119,7 +119,7 @@ function memoryError(ex: Executor, st: ExecutionState, address: Scalar): void {
     if (a >= 0 && a < NULL_PAGE_SIZE) msg = Msg.nullPage;
     else {
       const n = st.memory.bindingAt(a);
-      if (n !== null && n.os === null && n.mo.isHeap) msg = Msg.useAfterFree;
+      if (ex.opts.kdalloc && n !== null && n.os === null && n.mo.isHeap) msg = Msg.useAfterFree;
     }
   }
   ex.terminateOnError(st, msg, Termination.Ptr, addressInfo(ex, st, address));
@@ -363,7 +363,7 @@ export function execAlloca(ex: Executor, st: ExecutionState, ki: KInst): void {
 
 /**
  * The objects p points exactly at (KLEE's resolveExact): one state per object, the others
- * end with "memory error: invalid pointer: <name>" (or a double free).
+ * end with "memory error: invalid pointer: <name>" (under --kdalloc, a second free: double free).
  */
 export function resolveExact(ex: Executor, st: ExecutionState, p: Scalar, name: string): { st: ExecutionState; mo: MemoryObject; node: PNode }[] {
   const mem = st.memory;
@@ -388,7 +388,7 @@ export function resolveExact(ex: Executor, st: ExecutionState, p: Scalar, name: 
   if (unbound !== null) {
     let msg = Msg.invalidPointer(name);
     const at = typeof p !== 'object' ? toUNum(p, 64) : unbound.memory.constantAddress(p);
-    if (at !== null && name === 'free') {
+    if (ex.opts.kdalloc && at !== null && name === 'free') {
       const n = unbound.memory.bindingAt(at);
       if (n !== null && n.os === null && n.mo.isHeap && n.mo.address === at) msg = Msg.doubleFree;
     }

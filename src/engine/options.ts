@@ -96,6 +96,13 @@ export interface EngineOptions {
   switchType: 'internal' | 'simple';
   /** klee_assume(false) on a path ends it silently instead of with a user error (KLEE's --silent-klee-assume). */
   silentKleeAssume: boolean;
+  /**
+   * KLEE's --kdalloc: a second free of a heap object says "memory error: double free" and an
+   * access to a freed one "memory error: use after free". Default false, as KLEE: its default
+   * allocator reports them as "invalid pointer: free" and "out of bound pointer". (tsklee's
+   * allocator never reuses an address either way: only the wording differs.)
+   */
+  kdalloc: boolean;
   /** The POSIX model's klee_posix_prefer_cex calls count, as klee_prefer_cex (KLEE's --readable-posix-inputs). Default false. */
   readablePosixInputs: boolean;
   /** Substitute constants into the path condition when an equality with a constant is added (KLEE's --rewrite-equalities). Default true. */
@@ -320,6 +327,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   // KLEE options (issue 21)
   switchType: 'internal',
   silentKleeAssume: false,
+  kdalloc: false,
   readablePosixInputs: false,
   rewriteEqualities: true,
   functionAliases: [],

@@ -59,9 +59,13 @@ export interface CellResult {
 /** What running a cell needs (a queue worker gets this much, not the whole matrix). */
 export type CellJob = Pick<Cell, 'key' | 'options' | 'args' | 'killAfterSeconds'>;
 
-/** tsklee run's arguments for a cell (after `run`). */
+/**
+ * tsklee run's arguments for a cell (after `run`). The program's output is not echoed (a
+ * cell's log would hold every path's writes; testN.stdout has them) unless the cell asks.
+ */
 export function cellCommand(cell: CellJob, bitcode: string, outDir: string): string[] {
-  return ['run', `--output-dir=${outDir}`, ...cell.options, bitcode, ...cell.args];
+  const echo = cell.options.some((o) => /^--?(no-)?echo-program-output/.test(o)) ? [] : ['--no-echo-program-output'];
+  return ['run', `--output-dir=${outDir}`, ...echo, ...cell.options, bitcode, ...cell.args];
 }
 
 /** The node and script that run tsklee (the launcher of this package). */

@@ -32,9 +32,9 @@ describe('tsklee run', () => {
     writeFileSync(join(dir, 'oob.c'), PROG);
     const r = tsklee(['run', '--search=dfs', '--output-dir', 'out1', 'oob.c']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^tsklee: ERROR: .*oob\.c:4: memory error: out of bound pointer$/m);
-    expect(r.stderr).toMatch(/^tsklee: done: completed paths = \d+$/m);
-    expect(r.stderr).toMatch(/^tsklee: done: generated tests = \d+$/m);
+    expect(r.stderr).toMatch(/^KLEE: ERROR: .*oob\.c:4: memory error: out of bound pointer$/m);
+    expect(r.stderr).toMatch(/^KLEE: done: completed paths = \d+$/m);
+    expect(r.stderr).toMatch(/^KLEE: done: generated tests = \d+$/m);
     const out = join(dir, 'out1');
     const files = readdirSync(out).sort();
     expect(files).toEqual(expect.arrayContaining(['info', 'messages.txt', 'warnings.txt', 'run.stats', 'test000001.ktest']));
@@ -89,7 +89,7 @@ int main(void) {
     const r = spawnSync(process.execPath, [CLI, 'run', '--search=dfs', '--max-time=1s', '--output-dir', 'out-hard', 'hard.c'], { encoding: 'utf8', cwd: dir, timeout: 300_000 });
     expect(r.signal).toBeNull(); // not killed by the guard above: the run ended by itself
     expect(r.status).toBe(0);
-    expect(r.stderr).toMatch(/^tsklee: ERROR: .*hard\.c:9: Query timed out \(fork\)\.$/m);
+    expect(r.stderr).toMatch(/^KLEE: ERROR: .*hard\.c:9: Query timed out \(fork\)\.$/m);
     expect(readFileSync(join(dir, 'out-hard', 'info'), 'utf8')).toMatch(/^Halted: HaltTimer invoked$/m);
     // the paths that ended before, and the one the timeout ended, all have their tests
     expect(readdirSync(join(dir, 'out-hard')).filter((f) => f.endsWith('.ktest')).length).toBeGreaterThanOrEqual(2);
@@ -104,6 +104,6 @@ int main(void) {
     expect(b.stderr).toMatch(/^tsklee: error: unknown searcher 'bogus'/);
     const c = tsklee(['run', '--entry-point=nope', '--output-dir', 'out5', 'oob.c']);
     expect(c.code).toBe(1);
-    expect(c.stderr.trim()).toBe("tsklee: error: Entry function 'nope' not found in module.");
+    expect(c.stderr.trim()).toBe("KLEE: ERROR: Entry function 'nope' not found in module.");
   });
 });

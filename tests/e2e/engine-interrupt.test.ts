@@ -49,7 +49,7 @@ it('stops at Ctrl-C with complete tests, dumped states included, and says so in 
   const r = await interruptRun(['--search=dfs', 'many.c'], out, () => tests(out).length >= 5);
   expect(r.exitMs).toBeLessThan(5000);
   expect(r.code).toBe(0);
-  expect(r.stderr).toContain('tsklee: ctrl-c detected, requesting interpreter to halt.\n');
+  expect(r.stderr).toContain('KLEE: ctrl-c detected, requesting interpreter to halt.\n');
   expect(readFileSync(join(out, 'info'), 'utf8')).toMatch(/^Halted: ctrl-c detected, requesting interpreter to halt\.$/m);
   const files = readdirSync(out);
   expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]); // no half-written file
@@ -103,9 +103,9 @@ it('shows a live progress line only when stderr is a terminal', () => {
   const redraw = new RegExp(`\r${'\x1b'}\\[Ktsklee: \\d+s {2}paths \\d+ {2}tests \\d+ {2}errors 0 {2}states \\d+ {2}covered [\\d.]+% \\(\\d+/\\d+ instructions\\) {2}queries \\d+`, 'g');
   const lines = tty.stdout.match(redraw) ?? [];
   expect(lines.length).toBeGreaterThan(1);
-  expect(tty.stdout).toMatch(/tsklee: done: generated tests = \d+/);
+  expect(tty.stdout).toMatch(/KLEE: done: generated tests = \d+/);
   const piped = spawnSync(process.execPath, args.map((a) => (a === 'OUT' ? 'pipe-out' : a)), { cwd: dir, encoding: 'utf8' });
   expect(piped.status).toBe(0);
-  expect(piped.stderr).toMatch(/tsklee: done: generated tests = \d+/);
+  expect(piped.stderr).toMatch(/KLEE: done: generated tests = \d+/);
   expect(piped.stderr).not.toContain('\r');
 }, 60_000);

@@ -62,7 +62,7 @@ describe('--max-memory', () => {
 
   it('over the cap, states end with a test each and the run goes on to the end', () => {
     const o = run(['-max-memory=100']);
-    expect(o.stderr).toMatch(/^tsklee: WARNING: killing \d+ states \(over memory cap: \d+MB\)$/m);
+    expect(o.stderr).toMatch(/^KLEE: WARNING: killing \d+ states \(over memory cap: \d+MB\)$/m);
     // whether a reading fell between cap − 10 % and the cap (forking inhibited) before one over it
     // depends on when V8 collects: the inhibiting itself is unit-tested (tests/unit/engine/memory-cap.test.ts)
     const early = earlyTests(o);

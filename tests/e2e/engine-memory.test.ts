@@ -34,19 +34,24 @@ int main(void) { int x, y = 0; int *p = 0; klee_make_symbolic(&x, sizeof x, "x")
     expect(errs[0]!.errText).toContain('\taddress: 0\n');
   });
 
-  it('use after free and double free', async () => {
-    const r = await runC(`${H}
+  it("use after free and double free: KLEE's default wording, and --kdalloc's", async () => {
+    const src = `${H}
 int main(void) {
   int c; klee_make_symbolic(&c, sizeof c, "c");
   int *p = malloc(8); p[0] = 1; free(p);
   if (c == 1) return p[0];
   if (c == 2) free(p);
   return 0;
-}`);
-    const msgs = r.tests.filter((t) => t.err !== undefined).map((t) => [t.err, errorMessage(t)]);
-    expect(msgs).toContainEqual(['ptr', 'memory error: use after free']);
-    expect(msgs).toContainEqual(['ptr', 'memory error: double free']);
-    expect(r.completedPaths).toBe(1);
+}`;
+    const messages = (r: Awaited<ReturnType<typeof runC>>): (string | undefined)[][] => r.tests.filter((t) => t.err !== undefined).map((t) => [t.err, errorMessage(t)]);
+    const plain = await runC(src);
+    expect(messages(plain)).toContainEqual(['ptr', 'memory error: out of bound pointer']);
+    expect(messages(plain)).toContainEqual(['ptr', 'memory error: invalid pointer: free']);
+    expect(plain.completedPaths).toBe(1);
+    const kd = await runC(src, { kdalloc: true });
+    expect(messages(kd)).toContainEqual(['ptr', 'memory error: use after free']);
+    expect(messages(kd)).toContainEqual(['ptr', 'memory error: double free']);
+    expect(kd.completedPaths).toBe(1);
   });
 
   it('free of a local and of a global; invalid free', async () => {

@@ -69,7 +69,7 @@ int my_main(int argc, char **argv) { return argc > 1 && strcmp(argv[1], "go") ==
     expect(new Set(statuses)).toEqual(new Set(['0', '3']));
     const missing = tsklee(['run', '-posix-runtime', '-entry-point=nope', bc], dir);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^tsklee: error: --posix-runtime: .*: Entry function 'nope' not found in module\.$/m);
+    expect(missing.stderr).toMatch(/^KLEE: ERROR: --posix-runtime: .*: Entry function 'nope' not found in module\.$/m);
   });
 });
 

@@ -43,7 +43,7 @@ int main(void) {
     // the paths that ended before the error keep their tests; the live ones get none
     expect(stop.tests).toBeLessThan(free.tests);
     expect(stop.files.filter((f) => f.endsWith('.early'))).toEqual([]);
-    expect(stop.stderr).toMatch(/^tsklee: error: EXITING ON ERROR:\nError: /m);
+    expect(stop.stderr).toMatch(/^KLEE: ERROR: EXITING ON ERROR:\nError: /m);
     expect(stop.read('info')).toMatch(/^Halted: EXITING ON ERROR: /m);
   });
 });

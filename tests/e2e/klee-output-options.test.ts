@@ -165,10 +165,10 @@ int main(void) { puts("hi"); return 0; }`);
     const sample = (name: string, type: string): string =>
       type === 'boolean' ? `-${name}` : name === 'external-call-warnings' ? `-${name}=all` : /address/.test(name) ? `-${name}=0x7ff30000000` : /size/.test(name) ? `-${name}=1` : `-${name}=2`;
     const words = Object.entries(KLEE_NOTED_OPTIONS).map(([n, spec]) => sample(n, spec.type));
-    // kdalloc and its nine options, ubsan-runtime, solver-optimize-divides, const-array-opt, external-call-warnings,
+    // kdalloc's nine options (--kdalloc itself sets the error wording), ubsan-runtime, solver-optimize-divides, const-array-opt, external-call-warnings,
     // and watchdog, max-instruction-time, use-forked-solver, simplify-sym-indices, equality-substitution, use-call-paths,
-    // suppress-external-warnings, run-in-dir, write-exec-tree, debug-crosscheck-core-solver
-    expect(words.length).toBe(24);
+    // suppress-external-warnings, run-in-dir, write-exec-tree, debug-crosscheck-core-solver, use-timestamps and use-guided-search (a fork's)
+    expect(words.length).toBe(25);
     const o = run(words);
     for (const name of Object.keys(KLEE_NOTED_OPTIONS)) expect(o.stderr).toMatch(new RegExp(`^tsklee: warning: --${name}: `, 'm'));
     expect(o.done).toEqual(plain.done);

@@ -156,7 +156,7 @@ int main(void) {
       const r = tsklee(['run', ...extra, `--output-dir=nomain-${extra.length}-${extra[0] ?? ''}`.replace(/[=-]+$/, ''), bc], dir);
       expect(r.code).toBe(1);
       const name = extra.includes('--entry-point=missing') ? 'missing' : 'main';
-      expect(r.stderr).toMatch(new RegExp(`^tsklee: error: (--posix-runtime: .*: )?Entry function '${name}' not found in module\\.$`, 'm'));
+      expect(r.stderr).toMatch(new RegExp(`^KLEE: ERROR: (--posix-runtime: .*: )?Entry function '${name}' not found in module\\.$`, 'm'));
     }
   });
 
@@ -176,7 +176,7 @@ int main(void) {
     const r = tsklee(['run', '-max-static-fork-pct=0.5', '-max-static-pct-check-delay=0s', '--output-dir=hot-out', bc], dir);
     expect(r.code).toBe(0);
     const lines = r.stderr.split('\n').filter((l) => l.includes('skipping fork'));
-    expect(lines).toEqual([expect.stringMatching(/^tsklee: WARNING ONCE: skipping fork and concretizing condition \(MaxStatic\*Pct limit reached\) at .*hot\.c:8$/)]);
+    expect(lines).toEqual([expect.stringMatching(/^KLEE: WARNING ONCE: skipping fork and concretizing condition \(MaxStatic\*Pct limit reached\) at .*hot\.c:8$/)]);
   });
 
   it('--write-kqueries writes KQuery files as KLEE does: arrays, then (query [constraints] false), labels shared', () => {
@@ -222,7 +222,7 @@ int main(int argc, char **argv) { return argc > 1 && strlen(argv[1]) == 3 ? 1 : 
     expect(bytesOf('plain').some((b) => b === 0 || b < 32 || b > 126)).toBe(true);
   });
 
-  it("--echo-program-output shows every path's writes on tsklee's stdout and stderr, as KLEE does", () => {
+  it("the program's writes reach tsklee's stdout and stderr by default, as KLEE's do; --no-echo-program-output keeps them to testN.stdout", () => {
     const bc = compileProgram(
       dir,
       'echo',
@@ -233,13 +233,21 @@ int main(void) {
   return 0;
 }`,
     );
-    const on = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--echo-program-output', '--output-dir=echo-on', bc], dir);
-    expect(on.code).toBe(0);
-    expect(on.stdout).toBe('positive\n');
-    expect(on.stderr).toMatch(/^not positive$/m);
-    const off = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--output-dir=echo-off', bc], dir);
+    for (const flag of [[], ['--echo-program-output']]) {
+      const on = tsklee(['run', '--libc=tsklee', '--posix-runtime', ...flag, `--output-dir=echo-on${flag.length}`, bc], dir);
+      expect(on.code).toBe(0);
+      expect(on.stdout).toBe('positive\n');
+      expect(on.stderr).toMatch(/^not positive$/m);
+    }
+    const off = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--no-echo-program-output', '--output-dir=echo-off', bc], dir);
     expect(off.stdout).toBe('');
     expect(off.stderr).not.toMatch(/positive/);
+    const stdouts = readdirSync(join(dir, 'echo-off')).filter((f) => f.endsWith('.stdout'));
+    expect(stdouts.map((f) => readFileSync(join(dir, 'echo-off', f), 'utf8')).join('')).toBe('positive\n');
+    // --jobs: the workers' replays would repeat a path's prefix output, so no echo by default
+    const jobs = tsklee(['run', '--jobs=2', '--libc=tsklee', '--posix-runtime', '--output-dir=echo-jobs2', bc], dir);
+    expect(jobs.code).toBe(0);
+    expect(jobs.stdout).toBe('');
     expect(tsklee(['run', '--jobs=2', '--echo-program-output', '--output-dir=echo-jobs', bc], dir).stderr).toMatch(/--jobs: --echo-program-output is not supported/);
   });
 
@@ -273,6 +281,38 @@ int main(void) {
 }`);
     const r = tsklee(['run', '--exit-on-error', '--output-dir=stop-out', bc], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^tsklee: error: EXITING ON ERROR:\nError: abort failure\nFile: .*stop\.c\nLine: 6\n/m);
+    expect(r.stderr).toMatch(/^KLEE: ERROR: EXITING ON ERROR:\nError: abort failure\nFile: .*stop\.c\nLine: 6\n/m);
+  });
+
+  it("KLEE's default wording for a double free and a use after free; --kdalloc's with it; no old-option errors", () => {
+    const bc = compileProgram(dir, 'twice', `${H}#include <stdlib.h>
+int main(void) {
+  int c = klee_int("c");
+  int *p = malloc(8); p[0] = 1; free(p);
+  if (c == 1) return p[0];
+  if (c == 2) free(p);
+  return 0;
+}`);
+    const plain = tsklee(['run', '--libc=tsklee', '--output-dir=twice-plain', bc], dir);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toMatch(/^KLEE: ERROR: .*twice\.c:7: memory error: out of bound pointer$/m);
+    expect(plain.stderr).toMatch(/^KLEE: ERROR: .*twice\.c:8: memory error: invalid pointer: free$/m);
+    const kd = tsklee(['run', '--libc=tsklee', '--kdalloc', '--output-dir=twice-kd', bc], dir);
+    expect(kd.stderr).toMatch(/^KLEE: ERROR: .*twice\.c:7: memory error: use after free$/m);
+    expect(kd.stderr).toMatch(/^KLEE: ERROR: .*twice\.c:8: memory error: double free$/m);
+    // KLEE 2's spellings: --no-output writes no tests, --stop-after-n-instructions stops
+    const old = tsklee(['run', '--libc=tsklee', '--no-output', '--stop-after-n-instructions=1', '--allow-external-sym-calls', '--output-dir=twice-old', bc], dir);
+    expect(old.code).toBe(0);
+    expect(old.stderr).toMatch(/^KLEE: done: total instructions = 1$/m);
+    expect(readdirSync(join(dir, 'twice-old')).filter((f) => f.endsWith('.ktest'))).toEqual([]);
+  });
+
+  it('--external-calls=none refuses inline asm, as KLEE (which runs it as an external call)', () => {
+    const bc = compileProgram(dir, 'asm', 'int main(void) {\n  __asm__ __volatile__("movl %eax, %eax");\n  return 0;\n}\n');
+    const none = tsklee(['run', '--external-calls=none', '--output-dir=asm-none', bc], dir);
+    expect(none.stderr).toMatch(/^KLEE: ERROR: .*asm\.c:2: external calls disallowed \(in particular inline asm\)$/m);
+    expect(readdirSync(join(dir, 'asm-none')).filter((f) => f.endsWith('.user.err'))).toHaveLength(1);
+    const ok = tsklee(['run', '--output-dir=asm-ok', bc], dir);
+    expect(ok.stderr).not.toMatch(/ERROR/);
   });
 });

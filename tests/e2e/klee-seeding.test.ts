@@ -93,15 +93,15 @@ describe('a seed that reaches a deep bug', () => {
     // then the normal search explores the 5 paths that left the seed at each check
     expect(o.tests).toBe(free.tests);
     expect(o.tests).toBe(6);
-    expect(o.stderr).toMatch(/^tsklee: using 1 seeds$/m);
-    expect(o.stderr).toMatch(/^tsklee: seeding done \(5 states remain\)$/m);
+    expect(o.stderr).toMatch(/^KLEE: using 1 seeds$/m);
+    expect(o.stderr).toMatch(/^KLEE: seeding done \(5 states remain\)$/m);
   });
 
   it('--only-replay-seeds: the seeded path is the only one (1 test, the error)', () => {
     const o = run(bc, ['-only-replay-seeds', '-seed-file', deep]);
     expect(o.tests).toBe(1);
     expect(o.errors).toEqual(['assert']);
-    expect(o.stderr).toMatch(/^tsklee: seeding done \(0 states remain\)$/m);
+    expect(o.stderr).toMatch(/^KLEE: seeding done \(0 states remain\)$/m);
   });
 
   it('--only-seed: no search after the seed; the 5 states that left it end with a test each', () => {
@@ -110,7 +110,7 @@ describe('a seed that reaches a deep bug', () => {
     expect(o.tests).toBe(6);
     expect(o.files.filter((f) => f.endsWith('.early'))).toHaveLength(5);
     expect(o.read('test000002.early')).toMatch(/^Execution halting\./);
-    expect(o.stderr).toMatch(/^tsklee: halting execution, dumping remaining states$/m);
+    expect(o.stderr).toMatch(/^KLEE: halting execution, dumping remaining states$/m);
     // both: only the seeded path exists, nothing is left to dump
     const both = run(bc, ['--only-seed', '--only-replay-seeds', `--seed-file=${deep}`]);
     expect(both.tests).toBe(1);
@@ -120,7 +120,7 @@ describe('a seed that reaches a deep bug', () => {
   it("--seed-dir with an earlier run's output replays its paths (--only-replay-seeds: exactly those)", () => {
     const first = run(bc, ['-write-paths']);
     const again = run(bc, ['-write-paths', '-only-replay-seeds', `-seed-dir=${first.out}`]);
-    expect(again.stderr).toMatch(/^tsklee: using 6 seeds$/m);
+    expect(again.stderr).toMatch(/^KLEE: using 6 seeds$/m);
     expect(paths(again)).toEqual(paths(first));
     expect(again.errors).toEqual(first.errors);
   });

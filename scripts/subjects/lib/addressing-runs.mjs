@@ -41,7 +41,7 @@ let runNo = 0;
 export function explore(driver, args, { out, budget }) {
   const dir = join(out, `run-${process.pid}-${runNo++}`);
   rmSync(dir, { recursive: true, force: true });
-  const cmd = [TSKLEE, 'run', '--libc=tsklee', '--posix-runtime', '--search=dfs', `--max-time=${budget}s`, ...args, `--output-dir=${dir}`, driver.bc];
+  const cmd = [TSKLEE, 'run', '--no-echo-program-output', '--libc=tsklee', '--posix-runtime', '--search=dfs', `--max-time=${budget}s`, ...args, `--output-dir=${dir}`, driver.bc];
   const r = spawnSync('/usr/bin/time', ['-f', 'BENCH %U %S %M', ...cmd], { encoding: 'utf8', maxBuffer: 1 << 28 });
   const m = /BENCH ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr);
   const paths = /completed paths = (\d+)/.exec(r.stderr);

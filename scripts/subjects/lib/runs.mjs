@@ -35,7 +35,7 @@ function spawnLogged(cmd, args, logFile, timeoutMs) {
 
 /** The last line of a log that is not a progress or summary line: why a failed run failed. */
 function lastError(logFile) {
-  const lines = readFileSync(logFile, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '' && !l.startsWith('tsklee: done:'));
+  const lines = readFileSync(logFile, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '' && !/^(KLEE|tsklee): done:/.test(l));
   return (lines.find((l) => /error|Error|ERROR|FATAL|at /.test(l)) ?? lines.pop() ?? '').trim().slice(0, 300);
 }
 
@@ -55,7 +55,7 @@ async function runOne({ utility, bitcode, out, maxTime, maxTimeSeconds, tsklee, 
   const command =
     klee !== undefined
       ? [klee, ...kleeRunOptions(maxTime), outputDir, bitcode, ...programArgs(utility)]
-      : [tsklee, 'run', ...runOptions(maxTime), ...extraArgs, outputDir, bitcode, ...programArgs(utility)];
+      : [tsklee, 'run', '--no-echo-program-output', ...runOptions(maxTime), ...extraArgs, outputDir, bitcode, ...programArgs(utility)];
   const previous = readRun(out, utility);
   // a run that failed to start or crashed is tried again (the cause may have been passing: a
   // dependency being reinstalled); one that finished, or overran and was killed, is kept

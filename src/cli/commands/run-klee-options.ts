@@ -21,8 +21,10 @@ export const KLEE_BEHAVIOUR_OPTIONS: Record<string, RunOptionSpec> = {
   'switch-type': { type: 'string', describe: 'symbolic switch: internal (one fork per target block, default) or simple (one fork per case, as a chain of branches)' },
   'rewrite-equalities': { type: 'boolean', describe: 'substitute a constant into the path condition when an equality with it is added (default true)' },
   'external-calls': { type: 'string', describe: "none | concrete | all: tsklee runs no code natively, so concrete and all (default concrete) mean the functions tsklee models (its libc, libm); none refuses those too" },
+  'allow-external-sym-calls': { type: 'boolean', describe: "KLEE 2's spelling of --external-calls=all (an explicit --external-calls wins)" },
   'max-stack-frames': { type: 'number', describe: 'end a state early when a call would exceed this many stack frames (default 8192)' },
   'max-sym-array-size': { type: 'number', describe: 'fix a symbolic offset into an object of at least this many bytes to one value (default 0 = off)' },
+  kdalloc: { type: 'boolean', describe: "KLEE's deterministic allocator's reports: double free and use after free (default false: invalid pointer: free, out of bound pointer; tsklee never reuses an address either way)" },
   'silent-klee-assume': { type: 'boolean', describe: 'klee_assume(false) ends the path silently instead of with a user error' },
   'readable-posix-inputs': { type: 'boolean', describe: "prefer printable characters in the POSIX model's symbolic inputs (its klee_posix_prefer_cex calls)" },
   'make-concrete-symbolic': { type: 'number', describe: 'make about 1 in N concrete loads symbolic, constrained to their value (testing; default 0 = off)' },
@@ -48,9 +50,11 @@ export interface KleeBehaviourArgs {
   switchType?: string;
   rewriteEqualities?: boolean;
   externalCalls?: string;
+  allowExternalSymCalls?: boolean;
   maxStackFrames?: number;
   maxSymArraySize?: number;
   silentKleeAssume?: boolean;
+  kdalloc?: boolean;
   readablePosixInputs?: boolean;
   makeConcreteSymbolic?: number;
   singleObjectResolution?: boolean;
@@ -136,11 +140,12 @@ export function kleeBehaviourOptions(a: KleeBehaviourArgs): Partial<EngineOption
     functionAliases,
     switchType: oneOf('switch-type', a.switchType, SWITCH_TYPES),
     rewriteEqualities: a.rewriteEqualities,
-    externalCalls: oneOf('external-calls', a.externalCalls, EXTERNAL_CALLS),
+    externalCalls: oneOf('external-calls', a.externalCalls ?? (a.allowExternalSymCalls === true ? 'all' : undefined), EXTERNAL_CALLS),
     // KLEE: 0 = no limit
     maxStackFrames: stackFrames === 0 ? Number.MAX_SAFE_INTEGER : stackFrames,
     maxSymArraySize: nonNegativeInt('max-sym-array-size', a.maxSymArraySize),
     silentKleeAssume: a.silentKleeAssume,
+    kdalloc: a.kdalloc,
     readablePosixInputs: a.readablePosixInputs,
     makeConcreteSymbolic: nonNegativeInt('make-concrete-symbolic', a.makeConcreteSymbolic),
     singleObjectResolution: a.singleObjectResolution,

@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import type { RunOptionSpec } from './run-options.js';
 
 export const KLEE_OUTPUT_OPTIONS: Record<string, RunOptionSpec> = {
-  'write-no-tests': { type: 'boolean', describe: 'write no test files (no .ktest, .err, …)' },
+  'write-no-tests': { type: 'boolean', describe: 'write no test files (no .ktest, .err, …); KLEE 2: --no-output', aliases: ['no-output'] },
   'write-paths': { type: 'boolean', describe: 'write testN.path: the decision at every conditional branch, one a line' },
   'write-sym-paths': { type: 'boolean', describe: 'write testN.sym.path: the decisions at the branches that forked' },
   'replay-path': { type: 'string', describe: 'follow the branch decisions of a .path file instead of forking' },
@@ -21,7 +21,11 @@ export const KLEE_OUTPUT_OPTIONS: Record<string, RunOptionSpec> = {
   'output-module': { type: 'boolean', describe: 'write the module as executed (final.ll: LLVM text, tsklee writes no bitcode)' },
   'output-source': { type: 'boolean', describe: 'write assembly.ll, the module the error reports point into (default true)' },
   'warnings-only-to-file': { type: 'boolean', describe: 'warnings go to warnings.txt only, not to the terminal' },
-  'echo-program-output': { type: 'boolean', describe: "also show the program's stdout and stderr writes on tsklee's, every path's as it runs (as KLEE does); testN.stdout/.stderr are written either way" },
+  'echo-program-output': {
+    type: 'boolean',
+    describe: "show the program's stdout and stderr writes on tsklee's, every path's as it runs, as KLEE does (default true; false: --no-echo-program-output); testN.stdout/.stderr are written either way",
+  },
+  'console-prefix': { type: 'string', describe: "the console lines' prefix: KLEE (KLEE's `KLEE: done: …`, default) or tsklee (`tsklee: done: …`)" },
   'debug-print-instructions': {
     type: 'string',
     describe: 'print every instruction before it runs: all|src|compact, to stderr or file (instructions.txt), e.g. all:stderr,src:file (repeatable)',
@@ -39,16 +43,15 @@ export const KLEE_OUTPUT_OPTIONS: Record<string, RunOptionSpec> = {
  * note each prints when given. (Their values are not checked further.)
  */
 export const KLEE_NOTED_OPTIONS: Record<string, RunOptionSpec & { note: string }> = {
-  kdalloc: { type: 'boolean', describe: "accepted: tsklee's allocator never reuses addresses already", note: "tsklee's allocator already never reuses an address (use-after-free is always caught); nothing to switch" },
-  'kdalloc-quarantine': { type: 'number', describe: 'accepted (see --kdalloc)', note: "tsklee's allocator never reuses an address: there is no quarantine to size" },
-  'kdalloc-heap-start-address': { type: 'string', describe: 'accepted (see --kdalloc)', note: "tsklee places objects in its own deterministic address space; the start is fixed" },
-  'kdalloc-heap-size': { type: 'string', describe: 'accepted (see --kdalloc)', note: "tsklee's heap has no fixed size (--max-memory bounds the process)" },
-  'kdalloc-globals-start-address': { type: 'string', describe: 'accepted (see --kdalloc)', note: 'tsklee places globals in its own deterministic address space; the start is fixed' },
-  'kdalloc-globals-size': { type: 'string', describe: 'accepted (see --kdalloc)', note: 'tsklee sizes the globals region itself' },
-  'kdalloc-constants-start-address': { type: 'string', describe: 'accepted (see --kdalloc)', note: 'tsklee places constants in its own deterministic address space; the start is fixed' },
-  'kdalloc-constants-size': { type: 'string', describe: 'accepted (see --kdalloc)', note: 'tsklee sizes the constants region itself' },
-  'kdalloc-stack-start-address': { type: 'string', describe: 'accepted (see --kdalloc)', note: 'tsklee places stack objects in its own deterministic address space; the start is fixed' },
-  'kdalloc-stack-size': { type: 'string', describe: 'accepted (see --kdalloc)', note: 'tsklee sizes the stack region itself (--max-stack-frames bounds the depth)' },
+  'kdalloc-quarantine': { type: 'number', describe: 'accepted: tsklee places its objects itself', note: "tsklee's allocator never reuses an address: there is no quarantine to size" },
+  'kdalloc-heap-start-address': { type: 'string', describe: 'accepted: tsklee places its objects itself', note: "tsklee places objects in its own deterministic address space; the start is fixed" },
+  'kdalloc-heap-size': { type: 'string', describe: 'accepted: tsklee places its objects itself', note: "tsklee's heap has no fixed size (--max-memory bounds the process)" },
+  'kdalloc-globals-start-address': { type: 'string', describe: 'accepted: tsklee places its objects itself', note: 'tsklee places globals in its own deterministic address space; the start is fixed' },
+  'kdalloc-globals-size': { type: 'string', describe: 'accepted: tsklee places its objects itself', note: 'tsklee sizes the globals region itself' },
+  'kdalloc-constants-start-address': { type: 'string', describe: 'accepted: tsklee places its objects itself', note: 'tsklee places constants in its own deterministic address space; the start is fixed' },
+  'kdalloc-constants-size': { type: 'string', describe: 'accepted: tsklee places its objects itself', note: 'tsklee sizes the constants region itself' },
+  'kdalloc-stack-start-address': { type: 'string', describe: 'accepted: tsklee places its objects itself', note: 'tsklee places stack objects in its own deterministic address space; the start is fixed' },
+  'kdalloc-stack-size': { type: 'string', describe: 'accepted: tsklee places its objects itself', note: 'tsklee sizes the stack region itself (--max-stack-frames bounds the depth)' },
   'ubsan-runtime': { type: 'boolean', describe: "accepted: a -fsanitize= build's __ubsan_handle_* calls are always handled", note: 'tsklee handles the __ubsan_handle_* calls of a -fsanitize= build itself, with or without this option (errors at the program line, not in a runtime file)' },
   watchdog: { type: 'boolean', describe: 'accepted: tsklee enforces --max-time itself', note: 'tsklee checks --max-time itself, between instructions and after every solver query; there is no watchdog process' },
   'max-instruction-time': { type: 'string', describe: 'accepted: --max-solver-time bounds the slow part of an instruction', note: 'not enforced per instruction: --max-solver-time bounds each solver query (what makes an instruction slow) and --max-time the run' },
@@ -62,6 +65,8 @@ export const KLEE_NOTED_OPTIONS: Record<string, RunOptionSpec & { note: string }
   'debug-crosscheck-core-solver': { type: 'string', describe: 'accepted: see --debug-validate-solver', note: 'not a second backend: --debug-validate-solver cross-checks every answer against the backend alone' },
   'solver-optimize-divides': { type: 'boolean', describe: 'accepted: divisions reach the solver as they are', note: 'divisions by constants reach the solver as bvudiv/bvsdiv (z3 rewrites them itself); no rewriting into shifts' },
   'const-array-opt': { type: 'boolean', describe: 'accepted: constant arrays are encoded as tsklee always does', note: 'constant arrays reach the solver the way tsklee always encodes them (store chains over a constant); no STP-specific optimisation' },
+  'use-timestamps': { type: 'boolean', describe: "accepted: a KLEE fork's lazy-initialisation option", note: "tsklee has no lazily initialised symbolic pointers (a KLEE fork's feature): a symbolic pointer resolves to any object it may point to" },
+  'use-guided-search': { type: 'string', describe: "accepted: a KLEE fork's targeted search (none is tsklee's)", note: "tsklee has no guided (targeted) search, a KLEE fork's: it searches as --search says (what =none asks)" },
   'external-call-warnings': { type: 'string', describe: 'accepted: tsklee runs no external call (none, once-per-function, all)', note: 'tsklee makes no external calls (functions it does not model end the path with an error, which is always reported)' },
 };
 
@@ -79,6 +84,7 @@ export interface KleeOutputArgs {
   outputSource?: boolean;
   warningsOnlyToFile?: boolean;
   echoProgramOutput?: boolean;
+  consolePrefix?: string;
   useQueryLog?: string | string[];
   debugPrintInstructions?: string | string[];
 }

@@ -49,7 +49,7 @@ const SEARCH_OPTIONS: Table = {
   seed: { type: 'number', describe: `seed of the random choices (default ${DEFAULT_OPTIONS.seed})`, aliases: ['rng-initial-seed'] },
   'max-time': { type: 'string', describe: 'stop after this time (e.g. 30s, 5min); remaining states become tests' },
   'max-cpu-time': { type: 'string', describe: "stop after this much of the process's CPU time (user + system; e.g. 60s): a budget a loaded machine does not shrink" },
-  'max-instructions': { type: 'number', describe: 'stop after this many instructions' },
+  'max-instructions': { type: 'number', describe: 'stop after this many instructions; KLEE 2: --stop-after-n-instructions', aliases: ['stop-after-n-instructions'] },
   'max-forks': { type: 'number', describe: 'stop forking after this many forks' },
   'max-depth': { type: 'number', describe: 'only allow this many symbolic branches per path' },
   'max-memory': {

@@ -4,7 +4,7 @@
  * (../input-file.ts).
  *
  * Writes klee-out-N/ beside the input (or --output-dir): a .ktest per path, .err reports,
- * info, messages.txt, warnings.txt, run.stats. Prints KLEE's summary as `tsklee: done: …`
+ * info, messages.txt, warnings.txt, run.stats. Prints KLEE's summary as `KLEE: done: …`
  * lines on stderr (the info file keeps KLEE's `KLEE: done:` wording for scripts).
  * --max-time, --max-instructions and Ctrl-C stop the run cleanly: the tests found stay.
  * As in KLEE, tsklee's options go before the input and everything after it is the program's,
@@ -29,7 +29,7 @@ import { EXIT_ON_ERROR_PREFIX } from '../../engine/test-output.js';
 import { resolveSearchNames, SearcherConfigError } from '../../engine/searchers/index.js';
 import { LIBC_CHOICES, loadProgram, RuntimeSetupError, type LibcChoice } from '../../engine/prepare/runtime.js';
 import type { GlobalArgs } from '../context.js';
-import { ReportedError, UsageError } from '../errors.js';
+import { KleeError, ReportedError, UsageError } from '../errors.js';
 import { addressingOptions, type AddressingArgs } from './run-addressing.js';
 import { ProgressLine } from '../progress.js';
 import { formatMergingSummary } from '../../engine/merging/summary.js';
@@ -46,6 +46,7 @@ import { formatXmlMetadata } from '../../output/test-xml.js';
 import { LoggingSolver } from '../../solver/logging-solver.js';
 import { printModule } from '../../ir/printer/index.js';
 import { warnLine } from '../context.js';
+import { CONSOLE_PREFIXES, DEFAULT_CONSOLE_PREFIX, consoleText, consoleWrite, setConsolePrefix } from '../console.js';
 import { inputBitcode, needsTranslation, optimizeBitcode } from '../input-file.js';
 import { parallelRefusals, runParallel } from '../run-parallel.js';
 
@@ -269,6 +270,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .example('$0 run --search=dfs --max-time=30s prog.c', '') as unknown as Argv<RunArgs>,
   handler: async (argv) => {
     const input = argv.input;
+    setConsolePrefix(choice(argv.consolePrefix, CONSOLE_PREFIXES, 'console-prefix') ?? DEFAULT_CONSOLE_PREFIX);
     const libc = libcChoice(argv.libc);
     const posixRuntime = argv.posixRuntime === true;
     // KLEE's options (run-klee-options.ts), checked before anything is read or written
@@ -415,6 +417,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       if (solverOpts.ilpPrecheck === true) solverOpts.ilp = await HighsIlp.create();
       const out = createOutputDir({ outputDir: argv.outputDir, base: dirname(resolve(input)) });
       outPath = out.path;
+      consoleWrite(`output directory is "${out.path}"`);
       // --write-smt2s: besides each test's path condition, every query the backend gets
       const precheckProfile = argv.debugIlpPrecheckProfile === true && solverOpts.ilpPrecheck === true ? new LineSink(null, out.file('ilp-precheck.txt')) : undefined;
       if (precheckProfile !== undefined) solverOpts.ilpPrecheckProfile = (line) => precheckProfile.write(line);
@@ -447,7 +450,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
         if (interrupted !== null) process.exit(130);
         interrupted = 'ctrl-c detected, requesting interpreter to halt.';
         progress?.clear();
-        process.stderr.write(`tsklee: ${interrupted}\n`);
+        consoleWrite(interrupted);
         out.appendMessage(interrupted);
       };
       process.on('SIGINT', onSigint);
@@ -470,7 +473,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
           events: {
             onInstruction: trace === undefined ? undefined : (line) => trace.write(line),
             onProgramOutput:
-              argv.echoProgramOutput === true
+              argv.echoProgramOutput !== false
                 ? (fd, bytes) => {
                     progress?.clear();
                     (fd === 1 ? process.stdout : process.stderr).write(bytes);
@@ -480,7 +483,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
               if (kind === 'warning' && argv.warningsOnlyToFile === true) return; // warnings.txt has it
               progress?.clear();
               if (kind === 'print') process.stderr.write(`${line}\n`);
-              else process.stderr.write(`tsklee: ${line}\n`);
+              else consoleWrite(line);
             },
           },
         });
@@ -506,13 +509,13 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
             formatCoveredInstructions(r.statistics!) +
             writeCoverage(out, r.statistics!, basename(input).replace(/\.[^.]*$/, '')),
         );
-        process.stderr.write(formatDoneSummary(done).replace(/^KLEE: /gm, 'tsklee: '));
-        if (r.merging !== null) process.stderr.write(formatMergingSummary(r.merging).replace(/^KLEE: /gm, 'tsklee: '));
+        process.stderr.write(consoleText(formatDoneSummary(done)));
+        if (r.merging !== null) process.stderr.write(consoleText(formatMergingSummary(r.merging)));
         // KLEE's wording: EXITING ON ERROR: and the error's report on the lines after
         if (r.haltReason !== null && r.haltReason.startsWith(EXIT_ON_ERROR_PREFIX)) {
           throw r.exitErrorReport !== null ? new ReportedError(EXIT_ON_ERROR_PREFIX.trimEnd(), r.exitErrorReport) : new UsageError(r.haltReason);
         }
-        if (r.haltReason !== null) process.stderr.write(`tsklee: halted: ${r.haltReason}\n`);
+        if (r.haltReason !== null) consoleWrite(`halted: ${r.haltReason}`);
       } finally {
         trace?.close();
         precheckProfile?.close();
@@ -523,7 +526,9 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     } catch (e) {
       // whatever write failed first (a test, run.stats, info), the cause is the missing directory
       if (outPath !== undefined && !existsSync(outPath)) throw new UsageError(`${outPath}: the output directory was removed during the run`);
-      if (e instanceof EngineSetupError || e instanceof SearcherConfigError || e instanceof RuntimeSetupError || e instanceof SolverSetupError) throw new UsageError(e.message);
+      // KLEE's klee_error cases: KLEE: ERROR: … (a missing entry function, with the POSIX runtime too)
+      if (e instanceof EngineSetupError || (e instanceof RuntimeSetupError && /Entry function '.*' not found in module\.$/.test(e.message))) throw new KleeError(e.message);
+      if (e instanceof SearcherConfigError || e instanceof RuntimeSetupError || e instanceof SolverSetupError) throw new UsageError(e.message);
       throw e;
     } finally {
       if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
