@@ -8,6 +8,8 @@
  *
  *   node scripts/bench-merging.mjs [--programs echo,sleep,wc] [--sizes 1-4] [--timeout 120]
  *                                  [--modes none,static,dynamic] [--out DIR]
+ *   node scripts/bench-merging.mjs --programs digits,runmax,classes,feeds --sizes 5-7
+ *        [--modes none,static,dynamic,static-inf,dynamic-inf]   (bench/merging)
  *   node scripts/bench-merging.mjs --from A/merging.json,B/merging.json [--out DIR]
  *        (no runs: the table and plot of earlier sweeps together)
  *
@@ -27,11 +29,19 @@ import { arg } from './lib/args.mjs';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSKLEE = join(ROOT, 'bin', 'tsklee');
 
-/** Program → the size parameter swept (the other keeps its default) and how a size reads. */
+/**
+ * Program → the size parameter swept (the other keeps its default) and how a size reads; `dir`:
+ * fixtures/merging (the tuned ones) unless given. bench/merging holds programs written later to
+ * the paper's claim without tuning on them (README, "Programs not written for tuning").
+ */
 const PROGRAMS = {
   echo: { define: (n) => [`-DN=${n}`, '-DL=4'], label: (n) => `${n} args of 3 chars` },
   sleep: { define: (n) => [`-DN=${n}`, '-DL=4'], label: (n) => `${n} args of 3 chars` },
   wc: { define: (n) => [`-DN=${n}`], label: (n) => `${n} bytes` },
+  digits: { dir: 'bench/merging', define: (n) => [`-DN=${n}`], label: (n) => `${n} bytes` },
+  runmax: { dir: 'bench/merging', define: (n) => [`-DN=${n}`], label: (n) => `${n} ints` },
+  classes: { dir: 'bench/merging', define: (n) => [`-DN=${n}`], label: (n) => `${n} bytes` },
+  feeds: { dir: 'bench/merging', define: (n) => [`-DN=${n}`], label: (n) => `${n} bytes` },
 };
 
 const programs = arg('programs', 'echo,sleep,wc').split(',');
@@ -51,11 +61,14 @@ const MODE_ARGS = {
   none: ['--search=dfs'],
   static: ['--state-merging=static'],
   dynamic: ['--state-merging=dynamic', '--search=random-path'],
+  // QCE off (every pair merges): what QCE's refusals save, on bench/merging/feeds.c
+  'static-inf': ['--state-merging=static', '--qce-alpha=inf'],
+  'dynamic-inf': ['--state-merging=dynamic', '--search=random-path', '--qce-alpha=inf'],
 };
 
 function compile(p, n) {
   const bc = join(outDir, `${p}-${n}.bc`);
-  execFileSync('clang-19', ['-emit-llvm', '-c', '-g', '-O0', '-Xclang', '-disable-O0-optnone', `-I${join(ROOT, 'runtime', 'include')}`, ...PROGRAMS[p].define(n), join(ROOT, 'fixtures', 'merging', `${p}.c`), '-o', bc]);
+  execFileSync('clang-19', ['-emit-llvm', '-c', '-g', '-O0', '-Xclang', '-disable-O0-optnone', `-I${join(ROOT, 'runtime', 'include')}`, ...PROGRAMS[p].define(n), join(ROOT, ...(PROGRAMS[p].dir ?? 'fixtures/merging').split('/'), `${p}.c`), '-o', bc]);
   return bc;
 }
 

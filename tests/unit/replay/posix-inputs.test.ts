@@ -88,6 +88,17 @@ describe('compareRun', () => {
     expect(compareRun(recorded({ present: false }), native({}), 1000).verdict).toBe('not compared');
   });
 
+  it('does not count a test that ran out of inputs as different when its path was stopped early', () => {
+    // a klee_range or klee_make_symbolic the stopped path never reached: the test lacks its object
+    const outOfInputs = native({ status: 90, stderr: Buffer.from("tsklee-replay: error: out of inputs: the program asks for object 'j' (4 bytes) but the test has only 2 objects\n") });
+    expect(compareRun(recorded({ early: true }), outOfInputs, 1000).verdict).toBe('not compared');
+    expect(compareRun(recorded({ errKind: 'ptr' }), outOfInputs, 1000).verdict).toBe('not compared');
+    // a completed path must have made every input; a mismatch of another kind stays a difference
+    expect(compareRun(recorded({ exit: 0 }), outOfInputs, 1000).verdict).toBe('differ');
+    const wrongSize = native({ status: 90, stderr: Buffer.from("tsklee-replay: error: object 'j': the program asks for 4 bytes, the test has 2\n") });
+    expect(compareRun(recorded({ early: true }), wrongSize, 1000).verdict).toBe('differ');
+  });
+
   it('counts timeouts and runtime/replay mismatches (exit 90) as differences', () => {
     expect(compareRun(recorded({ exit: 0 }), native({ status: null, signal: 'SIGKILL', timedOut: true }), 2500)).toEqual({ verdict: 'differ', text: 'timeout after 2.5 s' });
     const r = compareRun(recorded({ exit: 0 }), native({ status: 90, stderr: Buffer.from('KLEE-RUNTIME: object 1 name mismatch\n') }), 1000);
