@@ -115,6 +115,7 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   mergeMode?: string;
   maxPatterns?: number;
   maxStatesToMerge?: number;
+  quantifiedIteFallback?: boolean;
   quantifiedLoops?: boolean;
   useIncrementalMerging?: boolean;
   quantifierStripping?: boolean;
@@ -175,6 +176,7 @@ function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
     mergeMode: choice(argv.mergeMode, MERGE_MODES, 'merge-mode'),
     maxPatterns: argv.maxPatterns,
     maxStatesToMerge: argv.maxStatesToMerge,
+    quantifiedIteFallback: argv.quantifiedIteFallback,
     quantifiedLoops: argv.quantifiedLoops,
     useIncrementalMerging: argv.useIncrementalMerging,
     validateQuantifiedMerges: argv.debugValidateSolver,
