@@ -165,7 +165,11 @@ function canSynthesize(part: Partition, allTraces: Expr[][]): boolean {
   return true;
 }
 
-/** The merge core's merging of compatible states, pairwise into the first; without --quantified-ite-fallback, the states as they are. */
+/**
+ * The merge core's merging of compatible states, pairwise into the first; without
+ * --quantified-ite-fallback (the default), the states as they are: an ite merge of leaves
+ * without a common pattern only makes every later query carry their disjunction.
+ */
 function standardMerge(ex: Executor, states: ExecutionState[], o: QuantifiedMergeOptions): ExecutionState[] {
   if (!o.iteFallback) return states;
   const base = states[0]!;
