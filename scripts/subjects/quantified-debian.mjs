@@ -4,9 +4,17 @@
  * json-c and libtasn1 (two of the paper's subjects), string-API drivers of our own
  * (bench/quantified-debian/), BASE / CFG / PAT at a fixed time budget each.
  *
- *   node scripts/subjects/quantified-debian.mjs [--drivers a,b] [--bound 8] [--max-time 60]
- *        [--modes base,cfg,pat,pat-noinc] [--out DIR] [--cache DIR] [--clang clang-16]
- *        [--tsklee-args "ARGS"] [--steps fetch,build,run,table]
+ *   node scripts/subjects/quantified-debian.mjs [--drivers a,b] [--bound 8 | --bounds 8,16,32]
+ *        [--max-time 60 | --max-cpu-time 120] [--modes base,cfg,pat,pat-noinc] [--out DIR]
+ *        [--cache DIR] [--clang clang-16] [--tsklee-args "ARGS"] [--steps fetch,build,run,table]
+ *
+ * --bounds runs every bound in turn (the paper's setting: capacities growing, each run to
+ * completion or its budget); --max-cpu-time budgets the process's CPU time instead of the wall
+ * clock (a loaded machine does not shrink it; the paper counts a run that reaches it as the
+ * timeout). With several bounds or modes the table step also writes OUT/speedups.md: per driver
+ * and bound each mode's CPU seconds (`>T` when stopped by the budget) and PAT's speed-ups over
+ * BASE and CFG (a stopped run counts as its budget, so a speed-up against it is a lower bound
+ * `≥`), with the medians per library, as the paper's Tables 2–3.
  *
  * 1. fetch  `apt-get source json-c libtasn1-6` into the cache (--cache, $TSKLEE_SUBJECTS, else
  *           ~/.cache/tsklee/subjects; needs a deb-src line)
@@ -48,7 +56,7 @@ const MODE_ARGS = {
   // PAT without incremental merging (the paper's Table 7 ablation; this script's PAT before it)
   'pat-noinc': ['--search=dfs', '--merge-mode=quantified'],
 };
-const VALUED = new Set(['--drivers', '--bound', '--max-time', '--modes', '--out', '--cache', '--clang', '--tsklee-args', '--steps']);
+const VALUED = new Set(['--drivers', '--bound', '--bounds', '--max-time', '--max-cpu-time', '--modes', '--out', '--cache', '--clang', '--tsklee-args', '--steps']);
 
 function parseArgs(argv) {
   const o = {};
@@ -97,7 +105,7 @@ function readInfo(out) {
   const info = existsSync(join(out, 'info')) ? readFileSync(join(out, 'info'), 'utf8') : '';
   const num = (re) => Number(re.exec(info)?.[1] ?? NaN);
   return {
-    halted: /Halted: HaltTimer/.test(info),
+    halted: /Halted: (HaltTimer|max-cpu-time)/.test(info),
     explored: num(/explored paths = (\d+)/),
     completed: num(/completed paths = (\d+)/),
     // KLEE's path multiplicity (kept in the JSON only: ite merging at loop heads counts a path
@@ -150,15 +158,53 @@ function outName(outDir, bound, driver, mode, tag) {
   return join(outDir, `out-${bound}-${driver}-${mode}${tag ? '-' + tag.replace(/[^\w]+/g, '_') : ''}`);
 }
 
-function runOne({ bc, out, mode, maxTime, extra }) {
+function runOne({ bc, out, mode, budget, extra }) {
   rmSync(out, { recursive: true, force: true });
   // tests only for states covering new code (as KLEE's coverage experiments): a PAT run stopped
   // by the budget dumps every paused leaf, tens of thousands of tests to replay
-  const args = ['-f', '%U %S %e', TSKLEE, 'run', '--no-echo-program-output', '--libc=tsklee', '--only-output-states-covering-new', ...MODE_ARGS[mode], `--max-time=${maxTime}`, ...extra, `--output-dir=${out}`, bc];
+  const args = ['-f', '%U %S %e', TSKLEE, 'run', '--no-echo-program-output', '--libc=tsklee', '--only-output-states-covering-new', ...MODE_ARGS[mode], budget, ...extra, `--output-dir=${out}`, bc];
   const r = spawnSync('/usr/bin/time', args, { encoding: 'utf8', maxBuffer: 256 << 20 });
   const times = r.stderr.trim().split('\n').pop().split(' ').map(Number);
   const error = r.status !== 0 ? r.stderr.split('\n').find((l) => /error|failed/i.test(l)) ?? `exit ${r.status}` : undefined;
   return { cpu: times[0] + times[1], wall: times[2], status: r.status, error };
+}
+
+/** The paper's Tables 2–3 in shape: CPU s per mode and bound, PAT's speed-ups, medians per library. */
+function speedups({ drivers, modes, bounds, maxTime, tag, runs }) {
+  const budgetS = Number(String(maxTime).replace(/^cpu:/, ''));
+  const find = (d, b, m) => runs.find((r) => r.driver === d && r.bound === b && r.mode === m && r.maxTime === maxTime && r.tsklee === tag);
+  const cell = (r) => (r === undefined ? '-' : r.error !== undefined ? 'error' : r.halted ? `>${budgetS}` : r.cpu.toFixed(1));
+  // a stopped run counts as the budget: a speed-up over it is a lower bound, one of it an upper
+  const ratio = (pat, other) => {
+    if (pat === undefined || other === undefined || pat.error !== undefined || other.error !== undefined) return undefined;
+    if (pat.halted && other.halted) return { v: 1, mark: '=' };
+    const p = pat.halted ? Math.max(pat.cpu, budgetS) : pat.cpu;
+    const o = other.halted ? Math.max(other.cpu, budgetS) : other.cpu;
+    return { v: o / p, mark: other.halted ? '≥' : pat.halted ? '≤' : '' };
+  };
+  const fmt = (x) => (x === undefined ? '-' : x.mark === '=' ? 'both >' : `${x.mark}${x.v.toFixed(2)}×`);
+  const others = ['base', 'cfg'].filter((m) => modes.includes(m));
+  const lines = [`| driver | N | ${modes.map((m) => m.toUpperCase()).join(' | ')} | ${others.map((m) => `PAT/${m.toUpperCase()}`).join(' | ')} |`, `|---|---|${modes.map(() => '---|').join('')}${others.map(() => '---|').join('')}`];
+  const byLib = new Map();
+  for (const d of drivers) {
+    for (const b of bounds) {
+      const pat = find(d.name, b, 'pat');
+      const rs = others.map((m) => ratio(pat, find(d.name, b, m)));
+      others.forEach((m, i) => {
+        if (rs[i] === undefined) return;
+        const k = `${d.lib} ${m}`;
+        byLib.set(k, [...(byLib.get(k) ?? []), rs[i].v]);
+      });
+      lines.push(`| ${d.name} | ${b} | ${modes.map((m) => cell(find(d.name, b, m))).join(' | ')} | ${rs.map(fmt).join(' | ')} |`);
+    }
+  }
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  lines.push('', `CPU seconds; \`>${budgetS}\`: stopped by the budget (counted as ${budgetS} s). Medians of PAT's speed-ups (both stopped: 1):`, '');
+  for (const [k, xs] of byLib) lines.push(`- ${k.replace(' ', ': PAT/').replace(/base$|cfg$/, (m) => m.toUpperCase())} median ${median(xs).toFixed(2)}× over ${xs.length} cells`);
+  return lines.join('\n') + '\n';
 }
 
 function table(runs) {
@@ -177,9 +223,14 @@ async function main() {
   const steps = list(o.steps, STEPS, 'step');
   const drivers = list(o.drivers, DRIVERS.map((d) => d.name), 'driver').map((n) => DRIVERS.find((d) => d.name === n));
   const modes = list(o.modes, Object.keys(MODE_ARGS), 'mode');
-  const bound = Number(o.bound ?? '8');
-  if (!Number.isInteger(bound) || bound < 1) throw new SubjectError(`--bound ${o.bound}: expected a positive integer`);
-  const maxTime = o.maxTime ?? '60';
+  if (o.bound !== undefined && o.bounds !== undefined) throw new SubjectError('--bound and --bounds: give one');
+  const bounds = (o.bounds ?? o.bound ?? '8').split(',').map(Number);
+  for (const b of bounds) if (!Number.isInteger(b) || b < 1) throw new SubjectError(`--bound(s) ${o.bounds ?? o.bound}: expected positive integers`);
+  if (o.maxTime !== undefined && o.maxCpuTime !== undefined) throw new SubjectError('--max-time and --max-cpu-time: give one');
+  if (o.maxCpuTime !== undefined && !(Number(o.maxCpuTime) > 0)) throw new SubjectError(`--max-cpu-time ${o.maxCpuTime}: expected seconds > 0`);
+  // the budget as recorded in results.json (a CPU budget as "cpu:T", so the two never mix)
+  const maxTime = o.maxCpuTime !== undefined ? `cpu:${o.maxCpuTime}` : o.maxTime ?? '60';
+  const budget = o.maxCpuTime !== undefined ? `--max-cpu-time=${o.maxCpuTime}` : `--max-time=${maxTime}`;
   const clang = o.clang ?? 'clang-16';
   const extra = o.tskleeArgs === undefined ? [] : o.tskleeArgs.split(/\s+/).filter((a) => a !== '');
   const cacheDir = resolve(o.cache ?? process.env.TSKLEE_SUBJECTS ?? join(homedir(), '.cache', 'tsklee', 'subjects'));
@@ -196,7 +247,6 @@ async function main() {
   }
   if (!steps.includes('build') && !steps.includes('run') && !steps.includes('table')) return;
 
-  const buildDir = join(outDir, `build-${bound}`);
   const replayLib = join(outDir, 'replay-lib');
   if (steps.includes('build')) {
     execFileSync('make', ['-s', '-C', join(ROOT, 'runtime', 'replay'), `BUILD=${replayLib}`]);
@@ -204,15 +254,39 @@ async function main() {
       log(`building ${name}`);
       await LIBS[name].build({ srcDir: srcDirs.get(name), tsklee: TSKLEE, clang, log });
     }
+  }
+  const resultsFile = join(outDir, 'results.json');
+  const runs = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : [];
+  const tag = extra.join(' ');
+  let md = '';
+  for (const bound of bounds) {
+    const buildDir = join(outDir, `build-${bound}`);
+    if (steps.includes('build')) buildBound({ drivers, srcDirs, bound, buildDir, clang, replayLib });
+    if (steps.includes('run')) runBound({ drivers, modes, srcDirs, bound, buildDir, outDir, maxTime, budget, extra, tag, runs, resultsFile });
+    if (steps.includes('table')) md += tableBound({ drivers, modes, bound, maxTime, tag, runs });
+  }
+  if (steps.includes('table')) {
+    if (bounds.length > 1) md = `N = ${bounds.join(', ')} in turn\n\n${md}`;
+    writeFileSync(join(outDir, 'results.md'), md);
+    process.stdout.write(md);
+    if (bounds.length > 1 || modes.length > 1) {
+      const sp = speedups({ drivers, modes, bounds, maxTime, tag, runs });
+      writeFileSync(join(outDir, 'speedups.md'), sp);
+      process.stdout.write(`\n${sp}`);
+    }
+  }
+}
+
+function buildBound({ drivers, srcDirs, bound, buildDir, clang, replayLib }) {
+  {
     mkdirSync(buildDir, { recursive: true });
     for (const d of drivers) buildDriver({ d, lib: LIBS[d.lib], srcDir: srcDirs.get(d.lib), bound, dir: buildDir, clang, replayLib });
     log(`drivers built in ${buildDir}`);
   }
+}
 
-  const resultsFile = join(outDir, 'results.json');
-  const runs = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : [];
-  const tag = extra.join(' ');
-  if (steps.includes('run')) {
+function runBound({ drivers, modes, srcDirs, bound, buildDir, outDir, maxTime, budget, extra, tag, runs, resultsFile }) {
+  {
     for (const d of drivers) {
       const lib = LIBS[d.lib];
       const bc = join(buildDir, `${d.name}.bc`);
@@ -220,7 +294,7 @@ async function main() {
       if (!existsSync(bc)) throw new SubjectError(`${bc} missing: run the build step first`);
       for (const mode of modes) {
         const out = outName(outDir, bound, d.name, mode, tag);
-        const r = runOne({ bc, out, mode, maxTime, extra });
+        const r = runOne({ bc, out, mode, budget, extra });
         const files = existsSync(out) ? readdirSync(out) : [];
         const tests = files.filter((f) => f.endsWith('.ktest')).length;
         // error reports by kind (test000001.ptr.err → ptr): a merged size concretized is `model`
@@ -234,20 +308,16 @@ async function main() {
         if (i >= 0) runs[i] = row;
         else runs.push(row);
         writeFileSync(resultsFile, JSON.stringify(runs, null, 1));
-        log(`${d.name} ${mode}: ${r.cpu.toFixed(1)} s CPU, ${row.completed} paths, ${tests} tests, lines ${row.coverage.linesHit}/${row.coverage.lines}${row.error ? `, ERROR ${row.error}` : ''}`);
+        log(`N=${bound} ${d.name} ${mode}: ${r.cpu.toFixed(1)} s CPU${row.halted ? ' (budget)' : ''}, ${row.completed} paths, ${tests} tests, lines ${row.coverage.linesHit}/${row.coverage.lines}${row.error ? `, ERROR ${row.error}` : ''}`);
       }
     }
   }
-  if (steps.includes('table')) {
-    const chosen = runs.filter((r) => r.bound === bound && r.maxTime === maxTime && r.tsklee === tag && drivers.some((d) => d.name === r.driver) && modes.includes(r.mode));
-    for (const r of chosen) {
-      const out = r.out ?? outName(outDir, r.bound, r.driver, r.mode, r.tsklee);
-      if (existsSync(join(out, 'info'))) Object.assign(r, readInfo(out));
-    }
-    const md = table(chosen);
-    writeFileSync(join(outDir, 'results.md'), md);
-    process.stdout.write(md);
-  }
+}
+
+function tableBound({ drivers, modes, bound, maxTime, tag, runs }) {
+  const chosen = runs.filter((r) => r.bound === bound && r.maxTime === maxTime && r.tsklee === tag && drivers.some((d) => d.name === r.driver) && modes.includes(r.mode));
+  for (const r of chosen) if (r.out !== undefined && existsSync(join(r.out, 'info'))) Object.assign(r, readInfo(r.out));
+  return (chosen.length > 0 ? `N = ${bound}\n\n` : '') + table(chosen);
 }
 
 main().catch((e) => {

@@ -160,6 +160,16 @@ describe('paper 000, digest §8', () => {
     for (const p of r.pcs) expect(p.join('\n')).not.toMatch(/Forall/);
   });
 
+  it('T5: no quantified merge, so the leaves go on unmerged by default; ite merging only with quantifiedIteFallback', async () => {
+    const base = await run('t5_pairs', { mergeMode: 'ite' });
+    const r = await run('t5_pairs');
+    expect(k(r).fallbackSynthesis).toBeGreaterThan(0);
+    expect(r.completedPaths).toBe(base.completedPaths); // before (ite fallback by default): fewer, merged
+    const ite = await run('t5_pairs', { quantifiedIteFallback: true });
+    expect(ite.completedPaths).toBeLessThan(base.completedPaths);
+    for (const p of ite.pcs) expect(p.join('\n')).not.toMatch(/Forall/);
+  });
+
   it('T8: two merged states whatever the capacity, a pc constant in size; chained calls stay compact, ite merging grows', async () => {
     // the distinct shapes (witness tests of merged states repeat their state's path condition)
     const shape = (r: Run): number[] => [...new Set(r.pcs.map((p) => p.join('').replace(/\d+/g, '').length))].sort((a, b) => a - b);

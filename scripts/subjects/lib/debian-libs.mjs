@@ -121,5 +121,8 @@ export const DRIVERS = [
   { name: 'apr_cpystrn', lib: 'apr', files: ['apr_cpystrn.c'] },
   { name: 'apr_collapse', lib: 'apr', files: ['apr_cpystrn.c'] },
   { name: 'apr_natcmp', lib: 'apr', files: ['apr_strnatcmp.c'] },
+  { name: 'apr_strtok', lib: 'apr', files: ['apr_strtok.c'] },
+  { name: 'apr_newlines', lib: 'apr', files: ['apr_cstr.c'] },
+  { name: 'apr_casecmp', lib: 'apr', files: ['apr_cstr.c'] },
 ];
 

@@ -133,6 +133,7 @@ const QUANTIFIED_OPTIONS: Table = {
   'merge-mode': { type: 'string', describe: 'ite (default): merge with ite only; quantified: merge regions (input-dependent loops, klee_open_merge with --use-merge) by pattern, with one forall per partition (paper 000)' },
   'max-patterns': { type: 'number', describe: 'more regular patterns than this at a region exit: standard (ite) merging there (default 10)' },
   'max-states-to-merge': { type: 'number', describe: 'a quantified region exit with this many leaves or more is not merged: they go on unmerged (default 10000; 0: no limit)' },
+  'quantified-ite-fallback': { type: 'boolean', describe: 'with --merge-mode=quantified: leaves of a region exit that give no quantified merge are merged with ite (the paper\'s standard-merging fallback); default false: they go on unmerged' },
   'use-incremental-merging': { type: 'boolean', describe: 'with --merge-mode=quantified: incremental merging (paper 000 §4): a new tree leaf merges with the highest node whose state agrees on the live store; region states run breadth-first (default false)' },
   'quantified-loops': { type: 'boolean', describe: 'with --merge-mode=quantified: loops whose exits depend on input are merge regions (default true)' },
   'quantifier-stripping': { type: 'boolean', describe: 'quantified queries: stage 1, strip the quantifiers (default true; false: straight to the fallback)' },

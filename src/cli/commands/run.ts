@@ -116,6 +116,7 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   mergeMode?: string;
   maxPatterns?: number;
   maxStatesToMerge?: number;
+  quantifiedIteFallback?: boolean;
   quantifiedLoops?: boolean;
   useIncrementalMerging?: boolean;
   quantifierStripping?: boolean;
@@ -176,6 +177,7 @@ function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
     mergeMode: choice(argv.mergeMode, MERGE_MODES, 'merge-mode'),
     maxPatterns: argv.maxPatterns,
     maxStatesToMerge: argv.maxStatesToMerge,
+    quantifiedIteFallback: argv.quantifiedIteFallback,
     quantifiedLoops: argv.quantifiedLoops,
     useIncrementalMerging: argv.useIncrementalMerging,
     validateQuantifiedMerges: argv.debugValidateSolver,

@@ -95,6 +95,12 @@ export class FastSolver implements Solver {
   private readonly sampleBudget: number;
   /** RESCUE_SCALE while a failed question is sampled again, else 1. */
   private sampleScale = 1;
+  /**
+   * Node visits of sampling left for the current question: its split cases share one budget
+   * (each case sampling a full budget made a question over a merged path condition of 511
+   * disjuncts cost ~64 budgets: apr_collapse_spaces under PAT, 8 s in one store).
+   */
+  private sampleLeft = 0;
   private readonly rng = new SampleSource();
 
   constructor(
@@ -108,6 +114,7 @@ export class FastSolver implements Solver {
 
   /** A model of the conjunction of `exprs`, null when unsatisfiable, undefined when undecided. */
   solve(exprs: readonly Expr[]): Answer {
+    this.sampleLeft = this.sampleScale * this.sampleBudget;
     const r = this.solvePlain(exprs);
     if (r !== UNDECIDED || this.budget === 0) return r;
     // reads at indices that depend on a quantified merge's count: split on the counts' values
@@ -258,8 +265,9 @@ export class FastSolver implements Solver {
     // a few samples find the common cases of small constraints; arithmetic-heavy ones (the
     // backend's slow cases: a digest's rounds are ~700 nodes) get up to MAX_SAMPLES
     const k = this.sampleScale;
-    const samples = Math.min(k * (cost < FULL_SAMPLING_COST ? FEW_SAMPLES : MAX_SAMPLES), Math.floor((k * this.sampleBudget) / cost));
+    const samples = Math.min(k * (cost < FULL_SAMPLING_COST ? FEW_SAMPLES : MAX_SAMPLES), Math.floor(this.sampleLeft / cost));
     if (samples === 0) return UNDECIDED;
+    this.sampleLeft -= samples * cost;
     this.sampleRuns++;
     if (sample(complex, free, model, samples, this.rng) === undefined) return UNDECIDED;
     this.sampledModels++;

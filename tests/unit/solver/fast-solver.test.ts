@@ -448,6 +448,17 @@ describe('random sampling when the search gives up (fast-sample.ts)', () => {
     expect(() => new FastSolver(new TimingOut(), { sampleBudget: 0 }).computeInitialValues({ constraints: [], expr: below4 }, [a])).toThrow(SolverFailure);
   });
 
+  test('the cases of one question share one sampling budget (a merged path condition of many disjuncts)', () => {
+    // 32 cases, each a digest equal to a 32-bit constant: the search gives up on every one and
+    // sampling never finds a model; one budget for the question, not one per case
+    let or: Expr = b.bool(false);
+    for (let j = 0; j < 32; j++) or = b.or(or, b.eq(h, k(0x1234567 + j, 32)));
+    const s = new FastSolver(new RefusingSolver());
+    expect(() => s.computeInitialValues({ constraints: [], expr: or }, [a])).toThrow('undecided');
+    expect(s.searchGaveUp).toBeGreaterThanOrEqual(3);
+    expect(s.sampleRuns).toBeLessThanOrEqual(2); // before: 32 runs, ~32 budgets
+  });
+
   test('IntervalSet.nth walks the intervals in order', () => {
     const s = IntervalSet.range(8, 250n, 260n); // {0..4, 250..255}
     expect([0n, 4n, 5n, 10n].map((i) => s.nth(i))).toEqual([0n, 4n, 250n, 255n]);

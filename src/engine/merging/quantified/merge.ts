@@ -28,6 +28,8 @@ import { checkTheorem37 } from './validate.js';
 export interface QuantifiedMergeOptions {
   /** More regular patterns than this at one exit: standard merging (--max-patterns). */
   maxPatterns: number;
+  /** No quantified merge: ite merging (true) or the states go on unmerged (--quantified-ite-fallback). */
+  iteFallback: boolean;
   /** Check Theorem 3.7 on every merge (--debug-validate-solver). */
   validate: boolean;
 }
@@ -88,13 +90,13 @@ export function mergeLeaves(ex: Executor, leaves: ExecutionState[], root: Constr
     const words = traces.map((t) => t.map(shapeHash));
     if (!hashValid(traces, words)) {
       c.fallbackHash++;
-      out.push(...standardMerge(ex, g));
+      out.push(...standardMerge(ex, g, o));
       continue;
     }
     const parts = partitionWords(words);
     if (parts.length > o.maxPatterns) {
       c.fallbackPatterns++;
-      out.push(...standardMerge(ex, g));
+      out.push(...standardMerge(ex, g, o));
       continue;
     }
     for (const p of parts) out.push(...mergePartition(ex, p, g, traces, words, root, o, c));
@@ -138,7 +140,7 @@ function mergePartition(
     return out;
   }
   c.fallbackSynthesis++;
-  return standardMerge(ex, members);
+  return standardMerge(ex, members, o);
 }
 
 /** Do φ2 and φ3 of the partition synthesise (the values may still fall back to ite chains)? */
@@ -163,8 +165,13 @@ function canSynthesize(part: Partition, allTraces: Expr[][]): boolean {
   return true;
 }
 
-/** The merge core's merging of compatible states, pairwise into the first. */
-function standardMerge(ex: Executor, states: ExecutionState[]): ExecutionState[] {
+/**
+ * The merge core's merging of compatible states, pairwise into the first; without
+ * --quantified-ite-fallback (the default), the states as they are: an ite merge of leaves
+ * without a common pattern only makes every later query carry their disjunction.
+ */
+function standardMerge(ex: Executor, states: ExecutionState[], o: QuantifiedMergeOptions): ExecutionState[] {
+  if (!o.iteFallback) return states;
   const base = states[0]!;
   const out = [base];
   for (const s of states.slice(1)) {

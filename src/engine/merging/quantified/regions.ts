@@ -128,7 +128,7 @@ export class QuantifiedRegions {
         this.counters.tooManyLeaves++;
         this.counters.leaves += live.length;
       }
-      const survivors = live.length > 1 && this.ex.haltReason === null && (max === 0 || live.length < max) ? mergeLeaves(this.ex, live, q.root, { maxPatterns: this.ex.opts.maxPatterns, validate: this.ex.opts.validateQuantifiedMerges }, this.counters) : live;
+      const survivors = live.length > 1 && this.ex.haltReason === null && (max === 0 || live.length < max) ? mergeLeaves(this.ex, live, q.root, { maxPatterns: this.ex.opts.maxPatterns, iteFallback: this.ex.opts.quantifiedIteFallback, validate: this.ex.opts.validateQuantifiedMerges }, this.counters) : live;
       for (const s of survivors) {
         s.trace = null;
         out.push(s);

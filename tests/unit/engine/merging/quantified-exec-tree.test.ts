@@ -176,3 +176,45 @@ describe('ExecTree: where merging is refused', () => {
     expect(t.partner(late, () => true)).toBeNull();
   });
 });
+
+describe('ExecTree.partner against its definition', () => {
+  test('random trees: the first candidate by (depth, age) that is mergeable, not an ancestor, and compatible', () => {
+    let seed = 12345;
+    const rnd = (m: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % m;
+    };
+    let checked = 0;
+    for (let round = 0; round < 200; round++) {
+      const t = new ExecTree<string>();
+      const all: Node[] = [t.root];
+      for (let i = 0; i < 2 + rnd(25); i++) {
+        const p = all[rnd(all.length)]!;
+        all.push(t.addChild(p, [G(i % 4)], `v${rnd(3)}`, `k${rnd(2)}`));
+      }
+      const busy = new Set(all.filter(() => rnd(5) === 0));
+      const occupied = (x: Node): boolean => busy.has(x);
+      // partners before and after merges (a merge moves nodes up: memoised depths go stale)
+      for (let step = 0; step < 3; step++) {
+        let pair: [Node, Node] | null = null;
+        for (const n1 of all.slice(1)) {
+          const ok = (x: string): boolean => x !== `v${n1.seq % 3}`;
+          // the definition: every node with a snapshot at n1's key, ordered, filtered by mergeable
+          const expected =
+            all
+              .filter((c) => c !== n1 && c.snaps.has(n1.key))
+              .sort((x, y) => x.depth - y.depth || x.seq - y.seq)
+              .find((c) => ExecTree.mergeable(n1, c, occupied) && ok(c.snaps.get(n1.key)!)) ?? null;
+          expect(t.partner(n1, ok, occupied)).toBe(expected);
+          if (expected !== null && pair === null && !busy.has(n1) && !busy.has(expected)) pair = [n1, expected];
+          checked++;
+        }
+        if (pair === null) break;
+        const m = t.merge(pair[0], pair[1], 'v0', occupied);
+        const gone = new Set(m.removed);
+        all.splice(0, all.length, ...all.filter((x) => !gone.has(x)), m.node);
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+});
