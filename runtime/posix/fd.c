@@ -82,6 +82,11 @@ int openat(int dirfd, const char *path, int flags, ...) {
     if (own >= 0 && (flags & O_CREAT) && (flags & O_EXCL)) RET(-EEXIST);
     if (own >= 0 && (flags & O_NOFOLLOW) && e->nodes[own].kind == TK_LNK) RET(-ELOOP);
   }
+  if (flags & O_CREAT) {
+    /* "name/" with O_CREAT: Linux refuses to make a file there (EISDIR) */
+    int r = __tsklee_creat_dir_error(dirfd, path);
+    RET(r);
+  }
   idx = __tsklee_lookup(dirfd, path);
   if (idx >= 0) {
     if ((flags & O_CREAT) && (flags & O_EXCL)) RET(-EEXIST);

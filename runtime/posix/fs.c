@@ -161,8 +161,23 @@ static int concretize_path(const char *path, char *buf) {
   return -ENAMETOOLONG;
 }
 
+/* Whether a concrete path's last component must be a directory: it ends in '/', or its last
+ * component is "." or ".." (Linux: "file/" is ENOTDIR, open("new/", O_CREAT) EISDIR). */
+static int names_dir(const char *path) {
+  size_t n = __tsklee_strlen(path);
+  if (n == 0) return 0;
+  if (path[n - 1] == '/') return 1;
+  if (path[n - 1] != '.') return 0;
+  if (n == 1 || path[n - 2] == '/') return 1;
+  return path[n - 2] == '.' && (n == 2 || path[n - 3] == '/');
+}
+
+static int resolve(int dirfd, const char *spath, char *out, int *must_dir);
 /* Absolute, normalised path of path relative to dirfd (AT_FDCWD or a directory fd). */
-int __tsklee_resolve(int dirfd, const char *spath, char *out) {
+int __tsklee_resolve(int dirfd, const char *spath, char *out) { return resolve(dirfd, spath, out, 0); }
+
+/* The same; *must_dir (when given) says whether the path named a directory (names_dir). */
+static int resolve(int dirfd, const char *spath, char *out, int *must_dir) {
   tk_env *e = &__tsklee_env;
   size_t o = 0, i = 0;
   char path[TK_PATH_MAX];
@@ -172,6 +187,7 @@ int __tsklee_resolve(int dirfd, const char *spath, char *out) {
   r = concretize_path(spath, path);
   if (r < 0) return r;
   if (!path[0]) return -ENOENT;
+  if (must_dir) *must_dir = names_dir(path);
   if (path[0] != '/') {
     const char *base;
     size_t n;
@@ -292,10 +308,28 @@ static int lookup(int dirfd, const char *path, int follow_last);
 int __tsklee_lookup(int dirfd, const char *path) { return lookup(dirfd, path, 1); }
 int __tsklee_lookup_nofollow(int dirfd, const char *path) { return lookup(dirfd, path, 0); }
 
+/* 0 when path does not name a directory by its form (names_dir); else what open(O_CREAT) gets
+ * for it: -EISDIR where the walk reaches the last component, the walk's error before that. */
+int __tsklee_creat_dir_error(int dirfd, const char *path) {
+  char abs[TK_PATH_MAX], par[TK_PATH_MAX];
+  int must_dir = 0, r = resolve(dirfd, path, abs, &must_dir), pi;
+  size_t n;
+  if (r < 0 || !must_dir) return 0; /* the lookup reports the resolution's error */
+  r = follow_links(abs, 1);
+  if (r < 0) return r;
+  if (find_node(abs) >= 0) return -EISDIR;
+  n = parent_len(abs);
+  __tsklee_memcpy(par, abs, n);
+  par[n] = 0;
+  pi = find_node(par);
+  if (pi < 0) return missing(par);
+  return __tsklee_env.nodes[pi].kind == TK_DIR ? -EISDIR : -ENOTDIR;
+}
+
 static int lookup(int dirfd, const char *path, int follow_last) {
   tk_env *e = &__tsklee_env;
   char abs[TK_PATH_MAX];
-  int r, idx;
+  int r, idx, must_dir = 0;
   __tsklee_posix_setup();
   if (!path) return -EFAULT;
   /* KLEE's fast path: a one-character name in the working directory is one of the symbolic
@@ -315,11 +349,13 @@ static int lookup(int dirfd, const char *path, int follow_last) {
         break; /* the program replaced the file with a link: the general path follows it */
       }
   }
-  r = __tsklee_resolve(dirfd, path, abs);
+  r = resolve(dirfd, path, abs, &must_dir);
   if (r < 0) return r;
-  r = follow_links(abs, follow_last);
+  /* "link/" names the link's target, as "link/." would */
+  r = follow_links(abs, follow_last || must_dir);
   if (r < 0) return r;
   idx = find_node(abs);
+  if (idx >= 0 && must_dir && e->nodes[idx].kind != TK_DIR) return -ENOTDIR;
   return idx >= 0 ? idx : missing(abs);
 }
 

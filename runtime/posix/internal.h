@@ -114,6 +114,7 @@ void __tsklee_posix_setup(void);
 int __tsklee_resolve(int dirfd, const char *path, char *out); /* 0 or -errno */
 int __tsklee_lookup(int dirfd, const char *path);              /* node index or -errno */
 int __tsklee_lookup_nofollow(int dirfd, const char *path);     /* the same; a final symbolic link is not followed */
+int __tsklee_creat_dir_error(int dirfd, const char *path);     /* open(O_CREAT) of "name/": -EISDIR (or the walk's error); 0 otherwise */
 int __tsklee_symlink(const char *target, int dirfd, const char *path); /* 0 or -errno */
 int __tsklee_node_add(const char *abspath, enum tk_kind kind, tk_file *file);
 tk_file *__tsklee_new_file(unsigned cap, mode_t mode);

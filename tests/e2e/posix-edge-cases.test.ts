@@ -112,6 +112,7 @@ beforeAll(() => {
   execFileSync('cc', ['environment.c', '-o', 'environment'], { cwd: dir });
   execFileSync('cc', ['-w', resolve('fixtures/posix/symlinks.c'), '-o', 'symlinks'], { cwd: dir });
   execFileSync('cc', ['-w', resolve('fixtures/posix/long_names.c'), '-o', 'long_names'], { cwd: dir });
+  execFileSync('cc', ['-w', resolve('fixtures/posix/trailing_slash.c'), '-o', 'trailing_slash'], { cwd: dir });
 });
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -168,6 +169,19 @@ it('names up to NAME_MAX (255) and paths up to PATH_MAX (4096) as Linux: ENOENT 
   expect(out).toContain('create 255 3 -\n');
   expect(out).toContain('create 256 -1 File name too long\n');
   const native = tsklee(['replay', '--native', './long_names', 'names-out']);
+  expect(native.stderr).toBe('');
+  expect(native.stdout).toContain('tsklee: replayed 1 tests natively: 1 as recorded, 0 different, 0 not compared\n');
+}, 120_000);
+
+it('a path ending in "/" (or "." or "..") names a directory: a file there is ENOTDIR, creating one EISDIR, as natively', () => {
+  const run = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--output-dir=slash-out', resolve('fixtures/posix/trailing_slash.c')]);
+  expect(run.code).toBe(0);
+  const [out] = outputs('slash-out');
+  expect(out).toContain('file/ read Not a directory\n');
+  expect(out).toContain('new/ create Is a directory\n');
+  expect(out).toContain('stat file/ Not a directory\n');
+  expect(out).toContain('access n/ exists no\n');
+  const native = tsklee(['replay', '--native', './trailing_slash', 'slash-out']);
   expect(native.stderr).toBe('');
   expect(native.stdout).toContain('tsklee: replayed 1 tests natively: 1 as recorded, 0 different, 0 not compared\n');
 }, 120_000);
