@@ -138,7 +138,7 @@ describe('the output directory removed during the run', () => {
     rmSync(`${out}.gone`, { recursive: true, force: true });
   };
 
-  it('while only run.stats is written (by its timer): one line, exit status 1', async () => {
+  it('while only run.stats is written (by its timer): one error line, exit status 1', async () => {
     const out = join(dir, 'gone-stats');
     const run = start(['--stats-write-interval=1s', '--max-time=60s', `--output-dir=${out}`], 'long.c');
     const t0 = Date.now();
@@ -146,16 +146,18 @@ describe('the output directory removed during the run', () => {
     await sleep(500);
     remove(out);
     expect(await run.done).toBe(1);
-    expect(run.stderr()).toBe(`tsklee: error: ${out}: the output directory was removed during the run\n`);
+    // KLEE's opening line, then the one error line
+    expect(run.stderr()).toBe(`KLEE: output directory is "${out}"\ntsklee: error: ${out}: the output directory was removed during the run\n`);
   }, 60_000);
 
-  it('while tests are written: one line, exit status 1', async () => {
+  it('while tests are written: one error line, exit status 1', async () => {
     const out = join(dir, 'gone-tests');
     const run = start(['--search=dfs', '--stats-write-interval=0', '--istats-write-interval=0', '--max-time=60s', `--output-dir=${out}`], 'many.c');
     const t0 = Date.now();
     while (Date.now() - t0 < 30_000 && (!existsSync(out) || ktestStems(out).length < 50)) await sleep(50);
     remove(out);
     expect(await run.done).toBe(1);
-    expect(run.stderr()).toBe(`tsklee: error: ${out}: the output directory was removed during the run\n`);
+    // KLEE's opening line, then the one error line
+    expect(run.stderr()).toBe(`KLEE: output directory is "${out}"\ntsklee: error: ${out}: the output directory was removed during the run\n`);
   }, 60_000);
 });
