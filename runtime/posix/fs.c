@@ -254,6 +254,18 @@ static int missing(const char *abspath) {
   return missing(p) == -ENOTDIR ? -ENOTDIR : -ENOENT;
 }
 
+/* 0 when the parent of an absolute path is a directory, else the error a creation there gets. */
+static int parent_dir_error(const char *abspath) {
+  char par[TK_PATH_MAX];
+  size_t n = parent_len(abspath);
+  int pi;
+  __tsklee_memcpy(par, abspath, n);
+  par[n] = 0;
+  pi = find_node(par);
+  if (pi < 0) return missing(par);
+  return __tsklee_env.nodes[pi].kind == TK_DIR ? 0 : -ENOTDIR;
+}
+
 /* Symbolic links are followed at most this many times in one lookup (Linux: 40), then ELOOP. */
 #define TK_MAX_HOPS 40
 
@@ -311,19 +323,14 @@ int __tsklee_lookup_nofollow(int dirfd, const char *path) { return lookup(dirfd,
 /* 0 when path does not name a directory by its form (names_dir); else what open(O_CREAT) gets
  * for it: -EISDIR where the walk reaches the last component, the walk's error before that. */
 int __tsklee_creat_dir_error(int dirfd, const char *path) {
-  char abs[TK_PATH_MAX], par[TK_PATH_MAX];
-  int must_dir = 0, r = resolve(dirfd, path, abs, &must_dir), pi;
-  size_t n;
+  char abs[TK_PATH_MAX];
+  int must_dir = 0, r = resolve(dirfd, path, abs, &must_dir);
   if (r < 0 || !must_dir) return 0; /* the lookup reports the resolution's error */
   r = follow_links(abs, 1);
   if (r < 0) return r;
   if (find_node(abs) >= 0) return -EISDIR;
-  n = parent_len(abs);
-  __tsklee_memcpy(par, abs, n);
-  par[n] = 0;
-  pi = find_node(par);
-  if (pi < 0) return missing(par);
-  return __tsklee_env.nodes[pi].kind == TK_DIR ? -EISDIR : -ENOTDIR;
+  r = parent_dir_error(abs);
+  return r < 0 ? r : -EISDIR;
 }
 
 static int lookup(int dirfd, const char *path, int follow_last) {
@@ -362,21 +369,16 @@ static int lookup(int dirfd, const char *path, int follow_last) {
 /* Creates a node at path (which must not exist); the parent must be a directory. */
 static int create_node(int dirfd, const char *path, enum tk_kind kind, mode_t mode) {
   tk_env *e = &__tsklee_env;
-  char abs[TK_PATH_MAX], par[TK_PATH_MAX];
-  size_t n;
-  int r = __tsklee_resolve(dirfd, path, abs), pi;
+  char abs[TK_PATH_MAX];
+  int r = __tsklee_resolve(dirfd, path, abs);
   tk_file *f;
   if (r < 0) return r;
   /* open(O_CREAT) through a dangling link creates its target; mkdir, mknod, symlink do not */
   r = follow_links(abs, kind == TK_REG);
   if (r < 0) return r;
   if (find_node(abs) >= 0) return -EEXIST;
-  n = parent_len(abs);
-  __tsklee_memcpy(par, abs, n);
-  par[n] = 0;
-  pi = find_node(par);
-  if (pi < 0) return missing(par);
-  if (e->nodes[pi].kind != TK_DIR) return -ENOTDIR;
+  r = parent_dir_error(abs);
+  if (r < 0) return r;
   if (kind == TK_LNK) f = __tsklee_new_file(mode, S_IFLNK | 0777); /* mode: the target's length */
   else f = __tsklee_new_file(kind == TK_REG ? 64 : 0, (kind == TK_DIR ? S_IFDIR : S_IFREG) | (mode & 07777 & ~e->umask));
   if (!f) return -ENOMEM;
@@ -408,18 +410,13 @@ int __tsklee_symlink(const char *target, int dirfd, const char *path) {
 /* A second name for node src (a hard link): the same file, one more link. */
 int __tsklee_link_node(int src, int dirfd, const char *path) {
   tk_env *e = &__tsklee_env;
-  char abs[TK_PATH_MAX], par[TK_PATH_MAX];
-  size_t n;
-  int r = __tsklee_resolve(dirfd, path, abs), pi;
+  char abs[TK_PATH_MAX];
+  int r = __tsklee_resolve(dirfd, path, abs);
   if (r < 0) return r;
   if (e->nodes[src].kind == TK_DIR) return -EPERM; /* as Linux: no hard links to directories */
   if (find_node(abs) >= 0) return -EEXIST;
-  n = parent_len(abs);
-  __tsklee_memcpy(par, abs, n);
-  par[n] = 0;
-  pi = find_node(par);
-  if (pi < 0) return missing(par);
-  if (e->nodes[pi].kind != TK_DIR) return -ENOTDIR;
+  r = parent_dir_error(abs);
+  if (r < 0) return r;
   r = __tsklee_node_add(abs, e->nodes[src].kind, e->nodes[src].file);
   if (r >= 0 && e->nodes[src].file && e->nodes[src].file->st) e->nodes[src].file->st->st_nlink++;
   return r;
