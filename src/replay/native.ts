@@ -47,6 +47,31 @@ function programEnvironment(o: NativeRunOptions): NodeJS.ProcessEnv {
 /** Program output kept per stream; more is cut (and then differs from any sane recording). */
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
+/**
+ * bash decodes each argument from printf escapes and runs the program with its argv[0]: an
+ * argument is bytes, and Node hands strings to exec as UTF-8 (byte 0x80 would arrive as C2 80).
+ */
+const BYTE_EXACT_EXEC = 'p=$1; a0=$2; shift 2; n=$#; while [ "$n" -gt 0 ]; do v=$(printf -- "$1"x); set -- "$@" "${v%x}"; shift; n=$((n - 1)); done; exec -a "$a0" "$p" "$@"';
+
+/** One byte per character (the test's bytes as latin1) → a printf format that prints exactly them. */
+export function printfEscape(arg: string): string {
+  let out = '';
+  for (let i = 0; i < arg.length; i++) {
+    const c = arg.charCodeAt(i);
+    out += c >= 0x20 && c < 0x7f && c !== 0x5c && c !== 0x25 ? arg[i] : `\\${c.toString(8).padStart(3, '0')}`;
+  }
+  return out;
+}
+
+/**
+ * The command that passes `args` to `binary` byte for byte: the program itself when every
+ * argument is ASCII, else the program run by bash's `exec` (BYTE_EXACT_EXEC).
+ */
+export function byteExactCommand(binary: string, args: readonly string[], argv0: string): [string, string[], string] {
+  if (args.every((a) => [...a].every((ch) => ch.charCodeAt(0) < 0x80))) return [binary, [...args], argv0];
+  return ['bash', ['--norc', '--noprofile', '-c', BYTE_EXACT_EXEC, 'tsklee-replay', binary, argv0, ...args.map(printfEscape)], 'bash'];
+}
+
 export function runNative(binary: string, inputs: NativeInputs, o: NativeRunOptions): NativeResult {
   const root = mkdtempSync(join(tmpdir(), 'tsklee-replay-'));
   let stdinFd: number | undefined;
@@ -64,8 +89,9 @@ export function runNative(binary: string, inputs: NativeInputs, o: NativeRunOpti
       writeFileSync(join(root, 'stdin'), inputs.stdin);
       stdinFd = openSync(join(root, 'stdin'), 'r');
     }
-    const r = spawnSync(resolve(binary), inputs.args, {
-      argv0: o.argv0,
+    const [file, args, argv0] = byteExactCommand(resolve(binary), inputs.args, o.argv0);
+    const r = spawnSync(file, args, {
+      argv0,
       cwd,
       // no stdin object: the console's stdin, empty (a pipe closed at once)
       stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'],
@@ -79,6 +105,7 @@ export function runNative(binary: string, inputs: NativeInputs, o: NativeRunOpti
     // EPIPE: the program ended without reading its (empty) stdin; ENOBUFS: output cut at MAX_OUTPUT
     if (r.error !== undefined && code !== 'ETIMEDOUT' && code !== 'ENOBUFS' && code !== 'EPIPE') {
       const err = r.error as NodeJS.ErrnoException;
+      if (code === 'ENOENT' && file === 'bash') throw new Error('bash was not found: it passes arguments with bytes 0x80-0xff to the native program');
       if (code === 'ENOENT' || code === 'EACCES') err.path = binary;
       throw err;
     }

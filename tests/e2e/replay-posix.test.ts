@@ -70,3 +70,24 @@ it('replays symbolic argv, file and stdin tests natively and in the interpreter 
   const expected = tests.map((t) => `${t}: exit ${statuses.get(t.replace('.ktest', ''))}\n`).join('');
   expect(interp.stdout).toBe(expected);
 }, 120_000);
+
+it('passes argument bytes 0x80-0xff to the native program as they are (not as UTF-8)', () => {
+  // two bytes of one argument: 0x80 then '%' (a printf directive if the decoding were careless)
+  writeFileSync(join(dir, 'hi.c'), `#include <stdio.h>
+int main(int argc, char **argv) {
+  if (argc > 1 && (unsigned char)argv[1][0] == 0x80 && argv[1][1] == '%') { puts("high"); return 5; }
+  puts("low");
+  return 0;
+}
+`);
+  execFileSync('cc', ['hi.c', '-o', 'hi'], { cwd: dir });
+  const run = tsklee(['run', '--libc=tsklee', '--posix-runtime', '--search=dfs', '--output-dir=out-hi', 'hi.c', '--sym-args', '1', '1', '2']);
+  expect(run.code).toBe(0);
+  const statuses = [...readExitStatuses(join(dir, 'out-hi')).values()];
+  expect(statuses).toContain(5);
+  const native = tsklee(['replay', '--native', './hi', 'out-hi']);
+  expect(native.stderr).toBe('');
+  expect(native.code).toBe(0);
+  expect(native.stdout).toMatch(/: exit 5, stdout 5 bytes: as recorded/);
+  expect(native.stdout).toContain(' 0 different');
+}, 120_000);
