@@ -4,7 +4,7 @@
  * with runtime/replay, in a fresh temporary directory that is removed afterwards.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { NativeInputs } from './posix-inputs.js';
@@ -63,13 +63,19 @@ export function printfEscape(arg: string): string {
   return out;
 }
 
+/** bash from the replayer's PATH (the program's own environment may have none), else /bin/bash. */
+function bashPath(): string {
+  for (const d of (process.env.PATH ?? '').split(':')) if (d !== '' && existsSync(join(d, 'bash'))) return join(d, 'bash');
+  return '/bin/bash';
+}
+
 /**
  * The command that passes `args` to `binary` byte for byte: the program itself when every
  * argument is ASCII, else the program run by bash's `exec` (BYTE_EXACT_EXEC).
  */
 export function byteExactCommand(binary: string, args: readonly string[], argv0: string): [string, string[], string] {
   if (args.every((a) => [...a].every((ch) => ch.charCodeAt(0) < 0x80))) return [binary, [...args], argv0];
-  return ['bash', ['--norc', '--noprofile', '-c', BYTE_EXACT_EXEC, 'tsklee-replay', binary, argv0, ...args.map(printfEscape)], 'bash'];
+  return [bashPath(), ['--norc', '--noprofile', '-c', BYTE_EXACT_EXEC, 'tsklee-replay', binary, argv0, ...args.map(printfEscape)], 'bash'];
 }
 
 export function runNative(binary: string, inputs: NativeInputs, o: NativeRunOptions): NativeResult {
@@ -105,7 +111,7 @@ export function runNative(binary: string, inputs: NativeInputs, o: NativeRunOpti
     // EPIPE: the program ended without reading its (empty) stdin; ENOBUFS: output cut at MAX_OUTPUT
     if (r.error !== undefined && code !== 'ETIMEDOUT' && code !== 'ENOBUFS' && code !== 'EPIPE') {
       const err = r.error as NodeJS.ErrnoException;
-      if (code === 'ENOENT' && file === 'bash') throw new Error('bash was not found: it passes arguments with bytes 0x80-0xff to the native program');
+      if (code === 'ENOENT' && file !== resolve(binary)) throw new Error('bash was not found: it passes arguments with bytes 0x80-0xff to the native program');
       if (code === 'ENOENT' || code === 'EACCES') err.path = binary;
       throw err;
     }
