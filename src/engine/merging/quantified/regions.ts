@@ -139,6 +139,7 @@ export class QuantifiedRegions {
     keys.add(key);
     g.closed.delete(key);
     this.counters.tooManyLeaves++;
+    this.counters.releasedEarly++;
     this.counters.leaves += list.length;
     const out: ExecutionState[] = [];
     for (const s of list) {
