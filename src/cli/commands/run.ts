@@ -119,6 +119,9 @@ interface RunArgs extends GlobalArgs, KleeBehaviourArgs, KleeOutputArgs, StatsRu
   quantifiedIteFallback?: boolean;
   quantifiedLoops?: boolean;
   useIncrementalMerging?: boolean;
+  incrementalMergeGiveUp?: number;
+  releaseUnmergedEarly?: boolean;
+  incrementalMergeMaxNodes?: number;
   quantifierStripping?: boolean;
   quantifierEmatching?: boolean;
   quantifierDuplication?: boolean;
@@ -170,6 +173,8 @@ function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
   if (argv.qceKappa !== undefined && !(Number.isInteger(argv.qceKappa) && argv.qceKappa >= 1)) throw new UsageError(`--qce-kappa=${argv.qceKappa}: expected an integer ≥ 1`);
   if (argv.useIncrementalMerging === true && argv.mergeMode !== 'quantified') throw new UsageError('--use-incremental-merging needs --merge-mode=quantified');
   if (argv.maxPatterns !== undefined && !(Number.isInteger(argv.maxPatterns) && argv.maxPatterns >= 1)) throw new UsageError(`--max-patterns=${argv.maxPatterns}: expected an integer ≥ 1`);
+  if (argv.incrementalMergeGiveUp !== undefined && !(Number.isInteger(argv.incrementalMergeGiveUp) && argv.incrementalMergeGiveUp >= 0)) throw new UsageError(`--incremental-merge-give-up=${argv.incrementalMergeGiveUp}: expected an integer ≥ 0`);
+  if (argv.incrementalMergeMaxNodes !== undefined && !(Number.isInteger(argv.incrementalMergeMaxNodes) && argv.incrementalMergeMaxNodes >= 0)) throw new UsageError(`--incremental-merge-max-nodes=${argv.incrementalMergeMaxNodes}: expected an integer ≥ 0`);
   if (argv.maxStatesToMerge !== undefined && !(Number.isInteger(argv.maxStatesToMerge) && argv.maxStatesToMerge >= 0)) throw new UsageError(`--max-states-to-merge=${argv.maxStatesToMerge}: expected an integer ≥ 0`);
   if (argv.dsmDelta !== undefined && !(Number.isInteger(argv.dsmDelta) && argv.dsmDelta >= 1)) throw new UsageError(`--dsm-delta=${argv.dsmDelta}: expected an integer ≥ 1`);
   return {
@@ -180,6 +185,9 @@ function mergingOptions(argv: RunArgs): Partial<EngineOptions> {
     quantifiedIteFallback: argv.quantifiedIteFallback,
     quantifiedLoops: argv.quantifiedLoops,
     useIncrementalMerging: argv.useIncrementalMerging,
+    incrementalGiveUp: argv.incrementalMergeGiveUp,
+    releaseUnmergedEarly: argv.releaseUnmergedEarly,
+    incrementalMaxNodes: argv.incrementalMergeMaxNodes,
     validateQuantifiedMerges: argv.debugValidateSolver,
     qceAlpha: alpha,
     qceScope: choice(argv.qceScope, ['stack', 'frame'] as const, 'qce-scope'),

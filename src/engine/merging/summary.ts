@@ -21,9 +21,9 @@ export function formatMergingSummary(m: MergingSummary): string {
   const q = m.quantified;
   if (q !== null) {
     lines.push(`quantified regions = ${q.regions}, leaves = ${q.leaves}, quantified merges = ${q.quantifiedMerges} (${q.quantifiedMergedStates} states merged away)`);
-    lines.push(`merged values: linear in k = ${q.linearValues}, ite on k = ${q.iteValues}; standard-merge fallbacks: hash ${q.fallbackHash}, patterns ${q.fallbackPatterns}, synthesis ${q.fallbackSynthesis}${q.tooManyLeaves > 0 ? `; exits not merged (--max-states-to-merge): ${q.tooManyLeaves}` : ''}`);
+    lines.push(`merged values: linear in k = ${q.linearValues}, ite on k = ${q.iteValues}; standard-merge fallbacks: hash ${q.fallbackHash}, patterns ${q.fallbackPatterns}, synthesis ${q.fallbackSynthesis}${q.tooManyLeaves > 0 ? `; exits not merged (--max-states-to-merge): ${q.tooManyLeaves}${q.releasedEarly > 0 ? ` (${q.releasedEarly} before their region's end)` : ''}` : ''}`);
     if (q.theoremChecks > 0) lines.push(`Theorem 3.7 checks = ${q.theoremChecks}`);
-    if (q.incrementalNodes > 0) lines.push(`incremental merging: tree nodes = ${q.incrementalNodes}, join-point snapshots = ${q.incrementalSnapshots}, merges = ${q.incrementalMerges}, joins = ${q.incrementalJoins}, states ended with a merged-away subtree = ${q.incrementalDiscarded}`);
+    if (q.incrementalNodes > 0) lines.push(`incremental merging: tree nodes = ${q.incrementalNodes}, join-point snapshots = ${q.incrementalSnapshots}, merges = ${q.incrementalMerges}, joins = ${q.incrementalJoins}, states ended with a merged-away subtree = ${q.incrementalDiscarded}${q.incrementalGaveUp > 0 ? `, regions that gave up = ${q.incrementalGaveUp}` : ''}`);
   }
   return lines.map((l) => `KLEE: done: ${l}\n`).join('');
 }

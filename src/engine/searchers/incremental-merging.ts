@@ -24,7 +24,15 @@ export class IncrementalMergingSearcher<S extends SearchableState> implements Se
   }
 
   selectState(): S {
-    return this.held.size > 0 ? this.inner.selectState() : this.base.selectState();
+    while (this.held.size > 0) {
+      const s = this.inner.selectState();
+      if (this.inRegion(s)) return s;
+      // its region gave up incremental merging (incremental.ts): back to the base searcher
+      this.held.delete(s);
+      this.inner.update(null, [], [s]);
+      this.base.update(null, [s], []);
+    }
+    return this.base.selectState();
   }
 
   update(current: S | null, added: readonly S[], removed: readonly S[]): void {

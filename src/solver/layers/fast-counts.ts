@@ -24,7 +24,7 @@
  * unsatisfiable when every case is; undecided when a case is undecided or the budget of
  * cases runs out.
  */
-import { builder, collectArrays, Evaluator, ExprKind, FALSE, TRUE, type Expr, type ExprArray } from '../../expr/index.js';
+import { builder, collectArrays, Evaluator, ExprKind, FALSE, TRUE, type Expr, type ExprArray, type UpdateNode } from '../../expr/index.js';
 import { analyze } from './fast-analysis.js';
 import { IntervalSet } from './fast-intervals.js';
 import { replaceExprs, type Substitution } from './replace.js';
@@ -310,7 +310,8 @@ function substitute(e: Expr, model: ReadonlyMap<ExprArray, Uint8Array>, memo: Ma
         out = e.index.kind === ExprKind.Constant && e.updates.head === null && e.index.value < BigInt(bytes.length) ? builder.constant(bytes[Number(e.index.value)]!, 8) : null;
         break;
       }
-      if (readsCount(e, model) && !readsCount(e.index, model)) return null; // through its update list
+      // a write of its update list reads a count (`s[k1 + 3] = 0` read at `k1 + 4`): replaceExprs rewrites lists
+      if (listReadsCount(e.updates.head, model)) return null;
       const index = sub(e.index);
       out = index === null ? null : builder.read(e.updates, index);
       break;
@@ -364,6 +365,12 @@ function substitute(e: Expr, model: ReadonlyMap<ExprArray, Uint8Array>, memo: Ma
   }
   if (out !== null) memo.set(e, out);
   return out;
+}
+
+/** Whether a write of the list from `n` on reads a count in its index or value. */
+function listReadsCount(n: UpdateNode | null, model: ReadonlyMap<ExprArray, Uint8Array>): boolean {
+  for (; n !== null; n = n.next) if (readsCount(n.index, model) || readsCount(n.value, model)) return true;
+  return false;
 }
 
 function readsCount(e: Expr, model: ReadonlyMap<ExprArray, Uint8Array>): boolean {

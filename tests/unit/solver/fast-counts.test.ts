@@ -34,6 +34,17 @@ function setup(n: number, max: number) {
   return { s, k, kv, at };
 }
 
+/** apr_strtok's shapes: the token's end written at the count k1 (`s[k1] = 0`), the next token read through that write at k1 + 1 + k2. */
+function tokenEnd(n: number) {
+  const s = new ExprArray('s', n + 1);
+  const k1 = freshCount('k1', BigInt(n - 1));
+  const k2 = freshCount('k2', BigInt(n - 2));
+  const [v1, v2] = [auxValue(k1), auxValue(k2)];
+  const tok = new UpdateList(s).extend(c32(n), c8(0)).extend(v1, c8(0));
+  const next = (c: number): Expr => b.read(tok, b.add(c32(c + 1), b.add(v1, v2)));
+  return { s, k1, k2, v1, v2, tok, next, bounds: [b.ule(v1, c32(n - 1)), b.ule(v2, c32(n - 2))] };
+}
+
 describe('count splits', () => {
   test('a model for reads at k-dependent indices, the backend never asked', () => {
     const { s, k, kv, at } = setup(10, 10);
@@ -91,6 +102,21 @@ describe('count splits', () => {
     // s[sum + 4] is the terminator at sum = 8, so adding k1 + k2 ≥ 8 makes it UNSAT
     expect(fast.computeInitialValues({ constraints: [...q, b.ule(c32(8), sum)], expr: b.bool(true) }, [s, k1, k2])).toBeNull();
     expect(inner.calls).toBe(0);
+  });
+
+  test('a write at a count-dependent index: the counts put in its index too (apr_strtok)', () => {
+    const { s, k1, k2, v1, tok, next, bounds } = tokenEnd(8);
+    const inner = new RefusingSolver();
+    const fast = new FastSolver(inner);
+    // a separator after the second token, the byte after it not the end
+    const sat = [...bounds, b.eq(next(0), c8(44)), b.ne(next(1), c8(0)), b.ne(b.read(tok, c32(0)), c8(0))];
+    const v = fast.computeInitialValues({ constraints: sat, expr: b.bool(true) }, [s, k1, k2]);
+    expect(allTrue(sat, model([s, k1, k2], v!))).toBe(true);
+    // the written terminator reads back as 0, and so does the string's end at 8
+    expect(fast.computeInitialValues({ constraints: [...bounds, b.ne(b.read(tok, v1), c8(0))], expr: b.bool(true) }, [s, k1, k2])).toBeNull();
+    expect(fast.computeInitialValues({ constraints: [...bounds, b.eq(b.add(v1, auxValue(k2)), c32(7)), b.ne(next(0), c8(0))], expr: b.bool(true) }, [s, k1, k2])).toBeNull();
+    expect(inner.calls).toBe(0);
+    expect(fast.countSplits).toBeGreaterThanOrEqual(2);
   });
 
   /** url.c's shapes at N = 200: a scheme of k1 letters, "://", a host of k2 bytes, a terminator at N. */
@@ -172,6 +198,38 @@ describe('random count questions agree with z3', () => {
       else expect(allTrue(q, model([s, k], mine))).toBe(true);
     }
     expect(decided).toBeGreaterThan(120);
+    expect(unsat).toBeGreaterThan(5);
+  });
+
+  test('100 questions through a write at a count-dependent index, 0 disagreements', () => {
+    const rng = new Rng(37);
+    let decided = 0;
+    let unsat = 0;
+    for (let round = 0; round < 100; round++) {
+      const { s, k1, k2, v1, v2, tok, next, bounds } = tokenEnd(8);
+      // every read within s: k1 + k2 + 4 ≤ 8, k1 + 2 ≤ 8
+      const q: Expr[] = [...bounds, b.ule(b.add(v1, v2), c32(4)), b.ule(v1, c32(6))];
+      const m = 1 + rng.int(5);
+      for (let j = 0; j < m; j++) {
+        const x = rng.pick([next(rng.int(4)), b.read(tok, b.add(c32(rng.int(3)), v1)), b.read(tok, c32(rng.int(9)))]);
+        const v = rng.pick([0, 32, 44, 97]);
+        q.push(rng.pick([b.eq(x, c8(v)), b.ne(x, c8(v)), b.ule(c8(v), x), b.ule(c32(rng.int(8)), b.add(v1, v2)), b.ult(v1, c32(1 + rng.int(6)))]));
+      }
+      const fast = new FastSolver(new RefusingSolver());
+      let mine: InitialValues | null | 'undecided';
+      try {
+        mine = fast.computeInitialValues({ constraints: q, expr: b.bool(true) }, [s, k1, k2]);
+      } catch {
+        mine = 'undecided';
+      }
+      const theirs = z3.computeInitialValues({ constraints: q, expr: b.bool(true) }, []);
+      if (mine === 'undecided') continue;
+      decided++;
+      expect(mine === null).toBe(theirs === null);
+      if (mine === null) unsat++;
+      else expect(allTrue(q, model([s, k1, k2], mine))).toBe(true);
+    }
+    expect(decided).toBeGreaterThan(80);
     expect(unsat).toBeGreaterThan(5);
   });
 

@@ -30,6 +30,10 @@ type Node = TreeNode<ExecutionState>;
 
 /** The tree of each region with incremental merging (kept beside the region's MergeGroup). */
 const trees = new WeakMap<MergeGroup, ExecTree<ExecutionState>>();
+/** New leaves in a row that found no partner, per region (--incremental-merge-give-up). */
+const misses = new WeakMap<MergeGroup, number>();
+/** Tree nodes made per region (--incremental-merge-max-nodes). */
+const made = new WeakMap<MergeGroup, number>();
 
 /** Where a node's state stands: frame depth, function and pc. */
 function keyOf(st: ExecutionState): string {
@@ -115,8 +119,10 @@ export class IncrementalMerging {
       const leaf = t.addChild(node, st.trace.slice(have), st.snapshot(), key);
       st.regionNode = leaf;
       this.counters.incrementalNodes++;
+      made.set(g, (made.get(g) ?? 0) + 1);
       fresh.push({ n: leaf, key, st });
     }
+    let missed = misses.get(g) ?? 0;
     for (const { n: leaf, key, st } of fresh) {
       let n = leaf;
       // a merged node may merge again, higher up (st stands at the merged node)
@@ -126,7 +132,26 @@ export class IncrementalMerging {
         if (next === null) break;
         n = next;
       }
+      if (n !== leaf) missed = 0;
+      else if (this.standsAt(g, st, n)) missed++;
     }
+    misses.set(g, missed);
+    const { incrementalGiveUp: giveUp, incrementalMaxNodes: maxNodes } = this.ex.opts;
+    if ((giveUp > 0 && missed >= giveUp) || (maxNodes > 0 && (made.get(g) ?? 0) >= maxNodes)) this.giveUp(g);
+  }
+
+  /**
+   * The region's leaves keep finding no partner (no two states agree on the live store), or its
+   * tree grew past --incremental-merge-max-nodes (merges that do not keep it small): the tree goes, and with it the partner searches, the snapshots and the breadth-first order
+   * (the searcher moves a state whose regionNode is null back to the base searcher). The
+   * states keep their traces: the region's exits still merge by pattern.
+   */
+  private giveUp(g: MergeGroup): void {
+    this.close(g);
+    for (const s of g.open) s.regionNode = null;
+    misses.delete(g);
+    made.delete(g);
+    this.counters.incrementalGaveUp++;
   }
 
   /**

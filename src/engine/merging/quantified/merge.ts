@@ -56,13 +56,17 @@ export interface QuantifiedCounters {
   incrementalNodes: number;
   /** Snapshots added to nodes at join points (incremental merging). */
   incrementalSnapshots: number;
+  /** Exits whose leaves went on before their region's release (--release-unmerged-early). */
+  releasedEarly: number;
+  /** Regions that gave incremental merging up (--incremental-merge-give-up). */
+  incrementalGaveUp: number;
   incrementalMerges: number;
   incrementalJoins: number;
   incrementalDiscarded: number;
 }
 
 export function newQuantifiedCounters(): QuantifiedCounters {
-  return { regions: 0, leaves: 0, quantifiedMerges: 0, quantifiedMergedStates: 0, linearValues: 0, iteValues: 0, fallbackHash: 0, fallbackPatterns: 0, fallbackSynthesis: 0, theoremChecks: 0, tooManyLeaves: 0, incrementalNodes: 0, incrementalSnapshots: 0, incrementalMerges: 0, incrementalJoins: 0, incrementalDiscarded: 0 };
+  return { regions: 0, leaves: 0, quantifiedMerges: 0, quantifiedMergedStates: 0, linearValues: 0, iteValues: 0, fallbackHash: 0, fallbackPatterns: 0, fallbackSynthesis: 0, theoremChecks: 0, tooManyLeaves: 0, incrementalNodes: 0, incrementalSnapshots: 0, incrementalGaveUp: 0, releasedEarly: 0, incrementalMerges: 0, incrementalJoins: 0, incrementalDiscarded: 0 };
 }
 
 let nextCount = 1;

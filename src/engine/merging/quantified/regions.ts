@@ -20,6 +20,9 @@ import { mergeLeaves, newQuantifiedCounters, type QuantifiedCounters } from './m
 import { IncrementalMerging } from './incremental.js';
 import { Termination } from '../../errors.js';
 
+/** Exits of a region that gave up merging (--release-unmerged-early). */
+const unmergedExits = new WeakMap<MergeGroup, Set<string>>();
+
 export class QuantifiedRegions {
   readonly counters: QuantifiedCounters = newQuantifiedCounters();
   /** Incremental merging's trees (--use-incremental-merging), or null. */
@@ -71,7 +74,18 @@ export class QuantifiedRegions {
         st.regionNode = null;
         leaveQuantifiedRegion(this.ex, st, g);
       } else if (st.stack.length === loop.depth && loop.exitPcs.has(st.pc)) {
-        pauseAtExit(this.ex, st, g, `exit:${st.pc}`);
+        const key = `exit:${st.pc}`;
+        if (unmergedExits.get(g)?.has(key) === true) {
+          // this exit already gave up merging: st goes on at once (and may open the next loop's region)
+          st.regionNode = null;
+          leaveQuantifiedRegion(this.ex, st, g);
+          this.arrive(st);
+          return;
+        }
+        pauseAtExit(this.ex, st, g, key);
+        const max = this.ex.opts.maxStatesToMerge;
+        const list = g.closed.get(key);
+        if (this.ex.opts.releaseUnmergedEarly && max > 0 && list !== undefined && list.length >= max && g.closed.has(key)) this.releaseExit(g, key, list);
       }
       return;
     }
@@ -111,6 +125,31 @@ export class QuantifiedRegions {
       }
     }
     return ended;
+  }
+
+  /**
+   * An exit reached --max-states-to-merge leaves while its region still runs: they would go on
+   * unmerged at the release anyway, so they go on now, and later arrivals pass the exit
+   * without pausing (--release-unmerged-early). Held back until the release, 2^17 leaves of
+   * apr_collapse_spaces at N = 16 stayed alive (memory and GC) with nothing to gain.
+   */
+  private releaseExit(g: MergeGroup, key: string, list: ExecutionState[]): void {
+    let keys = unmergedExits.get(g);
+    if (keys === undefined) unmergedExits.set(g, (keys = new Set()));
+    keys.add(key);
+    g.closed.delete(key);
+    this.counters.tooManyLeaves++;
+    this.counters.releasedEarly++;
+    this.counters.leaves += list.length;
+    const out: ExecutionState[] = [];
+    for (const s of list) {
+      if (s.status !== StateStatus.Running) continue;
+      s.trace = null;
+      s.regionNode = null;
+      this.ex.resumed.push(s);
+      out.push(s);
+    }
+    for (const s of out) this.arrive(s);
   }
 
   /** Every state of the region arrived or ended: each exit's leaves merge and go on. */

@@ -35,4 +35,24 @@ describe('IncrementalMergingSearcher', () => {
     s.update(null, [], [a!]);
     expect(s.empty()).toBe(true);
   });
+
+  test('a region that gave incremental merging up: its held states go back to the base searcher when next picked', () => {
+    const inRegion = new Set<unknown>();
+    const [a, b, c, d] = states(4);
+    const s = new IncrementalMergingSearcher(new DFSSearcher(), (x) => inRegion.has(x));
+    s.update(null, [a!], []);
+    inRegion.add(b).add(c).add(d);
+    s.update(null, [b!, c!, d!], []);
+    expect(s.selectState()).toBe(b); // breadth-first: the oldest region state
+    // the region gives up (incremental.ts sets every state's regionNode to null): no update for them
+    inRegion.clear();
+    // depth-first now, over all four: the last added first (before: b again, breadth-first)
+    expect(s.selectState()).toBe(d);
+    s.update(null, [], [d!]);
+    expect(s.selectState()).toBe(c);
+    s.update(null, [], [c!, b!]);
+    expect(s.selectState()).toBe(a);
+    s.update(null, [], [a!]);
+    expect(s.empty()).toBe(true);
+  });
 });
