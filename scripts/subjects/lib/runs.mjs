@@ -48,6 +48,13 @@ export function readRun(out, utility) {
   return existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')) : undefined;
 }
 
+/** The default options without those --tsklee-args gives again (`--max-memory=2000` replaces the default's). */
+function overridden(defaults, extraArgs) {
+  const name = (a) => a.split('=')[0];
+  const given = new Set(extraArgs.filter((a) => a.startsWith('--')).map(name));
+  return defaults.filter((a) => !given.has(name(a)));
+}
+
 /** Runs (or reuses) one utility's exploration; resolves to its run.json content. */
 async function runOne({ utility, bitcode, out, maxTime, maxTimeSeconds, tsklee, klee, extraArgs = [], rerun, log }) {
   const dir = runDir(out, utility);
@@ -55,7 +62,7 @@ async function runOne({ utility, bitcode, out, maxTime, maxTimeSeconds, tsklee, 
   const command =
     klee !== undefined
       ? [klee, ...kleeRunOptions(maxTime), outputDir, bitcode, ...programArgs(utility)]
-      : [tsklee, 'run', '--no-echo-program-output', ...runOptions(maxTime), ...extraArgs, outputDir, bitcode, ...programArgs(utility)];
+      : [tsklee, 'run', '--no-echo-program-output', ...overridden(runOptions(maxTime), extraArgs), ...extraArgs, outputDir, bitcode, ...programArgs(utility)];
   const previous = readRun(out, utility);
   // a run that failed to start or crashed is tried again (the cause may have been passing: a
   // dependency being reinstalled); one that finished, or overran and was killed, is kept
