@@ -5,8 +5,8 @@
  *
  *   BASE  no merging                         --search=dfs
  *   CFG   ite merging at the loop exits      --state-merging=static --qce-alpha=inf
- *   PAT   pattern-based quantified merging   --search=dfs --merge-mode=quantified
- *   PATI  PAT with incremental merging (§4)  … --use-incremental-merging (mode 'pati', not run by default)
+ *   PAT   pattern-based quantified merging   --search=dfs --merge-mode=quantified --use-incremental-merging=false
+ *   PATI  PAT with incremental merging (§4)  … --use-incremental-merging (mode 'pati', tsklee's default; not run by default)
  *
  * under one time limit each (--timeout: tsklee's --max-time, wall clock; or --cpu-budget: its
  * --max-cpu-time, an equal CPU budget whatever the machine's load, with `ulimit -t` 30 s above
@@ -46,7 +46,7 @@ mkdirSync(outDir, { recursive: true });
 const MODE_ARGS = {
   base: ['--search=dfs'],
   cfg: ['--state-merging=static', '--qce-alpha=inf'],
-  pat: ['--search=dfs', '--merge-mode=quantified'],
+  pat: ['--search=dfs', '--merge-mode=quantified', '--use-incremental-merging=false'],
   pati: ['--search=dfs', '--merge-mode=quantified', '--use-incremental-merging'],
 };
 

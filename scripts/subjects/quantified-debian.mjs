@@ -54,7 +54,7 @@ const MODE_ARGS = {
   // the paper's PAT: pattern merging with incremental merging (§4)
   pat: ['--search=dfs', '--merge-mode=quantified', '--use-incremental-merging'],
   // PAT without incremental merging (the paper's Table 7 ablation; this script's PAT before it)
-  'pat-noinc': ['--search=dfs', '--merge-mode=quantified'],
+  'pat-noinc': ['--search=dfs', '--merge-mode=quantified', '--use-incremental-merging=false'],
 };
 const VALUED = new Set(['--drivers', '--bound', '--bounds', '--max-time', '--max-cpu-time', '--modes', '--out', '--cache', '--clang', '--tsklee-args', '--steps']);
 

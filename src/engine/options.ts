@@ -256,7 +256,9 @@ export interface EngineOptions {
   /**
    * With --merge-mode=quantified: incremental merging (paper 000 §4; --use-incremental-merging):
    * a region's new tree leaf merges with the highest node whose state agrees on the live store,
-   * and the region's states run breadth-first. Default false.
+   * and the region's states run breadth-first. Default true: the paper's PAT; bounded by the
+   * give-ups below where it finds no partners (README, "Quantified state merging": header
+   * ≥ 9× faster with it, url 1.2–1.4× slower, single loops the same).
    */
   useIncrementalMerging: boolean;
   /**
@@ -391,7 +393,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   maxStatesToMerge: 10_000,
   quantifiedIteFallback: false,
   quantifiedLoops: true,
-  useIncrementalMerging: false,
+  useIncrementalMerging: true,
   incrementalGiveUp: 128,
   releaseUnmergedEarly: true,
   incrementalMaxNodes: 4096,

@@ -64,17 +64,17 @@ describe('quantified merging: a byte admitted three ways (t9_token.c)', () => {
     }
   }, 120_000);
 
-  it('without it the region does not release in time; the halt ends its paused leaves but one per exit, near the limit', async () => {
+  it('without it (--use-incremental-merging=false) the region does not release in time; the halt ends its paused leaves but one per exit, near the limit', async () => {
     const limit = 3;
     // leaves held at the exit until the halt (with --release-unmerged-early the exit's first
     // 10 000 go on as ordinary states, which the halt dumps as BASE's: see below)
-    const { r, out, ms } = await run(16, { maxTime: limit, releaseUnmergedEarly: false });
+    const { r, out, ms } = await run(16, { maxTime: limit, releaseUnmergedEarly: false, useIncrementalMerging: false });
     expect(r.haltReason).toBe('HaltTimer invoked');
     // before: every paused leaf dumped (~40 000 tests, 2.8× the limit from the CLI)
     expect(out.tests.length).toBeLessThan(100);
     expect(out.messages.some((m) => /states paused at the exits of unreleased quantified merge regions ended without a test/.test(m))).toBe(true);
     expect(ms).toBeLessThan(3 * limit * 1000);
-    const early = await run(16, { maxTime: limit });
+    const early = await run(16, { maxTime: limit, useIncrementalMerging: false });
     expect(early.r.haltReason).toBe('HaltTimer invoked');
     expect(early.r.merging!.quantified!.releasedEarly).toBeGreaterThan(0);
     expect(early.ms).toBeLessThan(3 * limit * 1000);
@@ -82,7 +82,7 @@ describe('quantified merging: a byte admitted three ways (t9_token.c)', () => {
 
   it('--max-states-to-merge: an exit with more leaves is not merged, its states go on unmerged', async () => {
     const base = await run(6, { mergeMode: 'ite' });
-    const apart = await run(6, { maxStatesToMerge: 100, releaseUnmergedEarly: false });
+    const apart = await run(6, { maxStatesToMerge: 100, releaseUnmergedEarly: false, useIncrementalMerging: false });
     const q = apart.r.merging!.quantified!;
     // 3^k ways: 1 821 leaves at the exit (without the limit: more patterns than --max-patterns, one standard merge)
     expect(q.leaves).toBe(1821);
@@ -91,7 +91,7 @@ describe('quantified merging: a byte admitted three ways (t9_token.c)', () => {
     // every leaf goes on to tests of its own, as without merging
     expect(apart.out.tests.length).toBe(base.out.tests.length);
     // released early (the default): the first 100 go on at once, the others pass the exit unpaused; the same tests
-    const early = await run(6, { maxStatesToMerge: 100 });
+    const early = await run(6, { maxStatesToMerge: 100, useIncrementalMerging: false });
     expect(early.r.merging!.quantified!.leaves).toBe(100);
     expect(early.r.merging!.quantified!.releasedEarly).toBe(1);
     expect(early.out.tests.length).toBe(base.out.tests.length);

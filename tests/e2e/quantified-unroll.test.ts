@@ -37,7 +37,7 @@ describe('quantified merging: cores of several alike letters', () => {
     execFileSync('clang-19', ['-emit-llvm', '-c', '-g', '-O0', '-Xclang', '-disable-O0-optnone', `-I${INCLUDE_DIR}`, src, '-o', bc]);
     execFileSync('clang-19', ['-O0', `-I${INCLUDE_DIR}`, src, lib, '-o', exe]);
     const out = new MemoryOutput();
-    const r = await explore(loadModule([bc]), { search: ['dfs'], programName: bc, mergeMode: 'quantified', validateQuantifiedMerges: true, writeKQueries: true, maxMemory: 0 }, { output: out, solver });
+    const r = await explore(loadModule([bc]), { search: ['dfs'], programName: bc, mergeMode: 'quantified', useIncrementalMerging: false, validateQuantifiedMerges: true, writeKQueries: true, maxMemory: 0 }, { output: out, solver });
     const q = r.merging!.quantified!;
     expect(q.fallbackSynthesis + q.fallbackPatterns + q.fallbackHash).toBe(0);
     // scheme loop: its exits; host loop: the 0, '/' and ':' exits each a partition of their own
