@@ -16,6 +16,7 @@ import { bool, constant, constantFromBV, FALSE, hasBoundVar, makeNode, TRUE, typ
 import { ExprKind, type BinaryKind } from './kinds.js';
 import { checkSameWidth, rawForall, type ExprBuilder } from './raw.js';
 import { concat, extract, read, select, sext, zext } from './builder-bits.js';
+import { umax } from './umax.js';
 
 function isC(e: Expr): e is ConstantExpr {
   return e.kind === ExprKind.Constant;
@@ -254,6 +255,7 @@ export function eq(l: Expr, r: Expr): Expr {
 function eqConst(c: ConstantExpr, r: Expr): Expr {
   const w = c.width;
   if (w === 1) return c === TRUE ? r : not(r);
+  if (BigInt(c.bv) > umax(r)) return FALSE; // no value of r reaches c (umax.ts)
   switch (r.kind) {
     case ExprKind.ZExt:
     case ExprKind.SExt: {
@@ -290,6 +292,8 @@ export function ult(l: Expr, r: Expr): Expr {
   if (isC(l) && isC(r)) return fold(ExprKind.Ult, l, r);
   if (l === r || isZeroConst(r) || isAllOnesConst(l)) return FALSE;
   if (l.width === 1) return and(not(l), r);
+  if (isC(r) && umax(l) < BigInt(r.bv)) return TRUE; // every value of l is below r (umax.ts)
+  if (isC(l) && BigInt(l.bv) >= umax(r)) return FALSE; // no value of r exceeds l
   return node(ExprKind.Ult, l, r);
 }
 
@@ -298,6 +302,8 @@ export function ule(l: Expr, r: Expr): Expr {
   if (isC(l) && isC(r)) return fold(ExprKind.Ule, l, r);
   if (l === r || isZeroConst(l) || isAllOnesConst(r)) return TRUE;
   if (l.width === 1) return or(not(l), r);
+  if (isC(r) && umax(l) <= BigInt(r.bv)) return TRUE; // umax.ts
+  if (isC(l) && BigInt(l.bv) > umax(r)) return FALSE;
   return node(ExprKind.Ule, l, r);
 }
 
