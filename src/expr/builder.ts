@@ -16,6 +16,7 @@ import { bool, constant, constantFromBV, FALSE, hasBoundVar, makeNode, TRUE, typ
 import { ExprKind, type BinaryKind } from './kinds.js';
 import { checkSameWidth, rawForall, type ExprBuilder } from './raw.js';
 import { concat, extract, read, select, sext, zext } from './builder-bits.js';
+import { umax } from './umax.js';
 
 function isC(e: Expr): e is ConstantExpr {
   return e.kind === ExprKind.Constant;
@@ -195,8 +196,26 @@ function divRem(kind: ExprKind.UDiv | ExprKind.SDiv | ExprKind.URem | ExprKind.S
     if (isOneConst(r)) {
       return kind === ExprKind.UDiv || kind === ExprKind.SDiv ? l : constantFromBV(0, l.width);
     }
+    if (l.kind === kind && isC(l.right) && !isZero(l.right.bv)) {
+      const q = nestedDivisor(kind, l.right, r);
+      if (q === 0) return constantFromBV(0, l.width);
+      if (q !== null) return divRem(kind, l.left, q);
+    }
   }
   return node(kind, l, r);
+}
+
+/** (x / a) / b = x / (a·b), so that a digit loop's repeated division by 10 stays one division
+ * (its "x / 10^k == 0" then becomes a comparison, below). Unsigned: a·b ≥ 2^w gives 0 (returned
+ * as the number 0). Signed: only for positive a, b with a·b ≤ INT_MAX (truncation composes).
+ * Null when the rule does not apply. */
+function nestedDivisor(kind: ExprKind.UDiv | ExprKind.SDiv | ExprKind.URem | ExprKind.SRem, a: ConstantExpr, b: ConstantExpr): ConstantExpr | 0 | null {
+  const w = a.width;
+  const x = BigInt(a.bv), y = BigInt(b.bv);
+  if (kind === ExprKind.UDiv) return x * y >= 1n << BigInt(w) ? 0 : constantFromBV(foldBinary(ExprKind.Mul, w, a.bv, b.bv), w);
+  if (kind !== ExprKind.SDiv || w < 2) return null;
+  const max = BigInt(intMax(w));
+  return x <= max && y <= max && x * y <= max ? constantFromBV(foldBinary(ExprKind.Mul, w, a.bv, b.bv), w) : null;
 }
 
 export const udiv = (l: Expr, r: Expr): Expr => divRem(ExprKind.UDiv, l, r);
@@ -236,6 +255,7 @@ export function eq(l: Expr, r: Expr): Expr {
 function eqConst(c: ConstantExpr, r: Expr): Expr {
   const w = c.width;
   if (w === 1) return c === TRUE ? r : not(r);
+  if (BigInt(c.bv) > umax(r)) return FALSE; // no value of r reaches c (umax.ts)
   switch (r.kind) {
     case ExprKind.ZExt:
     case ExprKind.SExt: {
@@ -250,6 +270,15 @@ function eqConst(c: ConstantExpr, r: Expr): Expr {
     case ExprKind.Sub: // c == k - x  ⇔  k - c == x
       if (isC(r.left)) return eq(fold(ExprKind.Sub, r.left, c), r.right);
       break;
+    case ExprKind.UDiv: // 0 == x / k  ⇔  x < k
+      if (isZero(c.bv) && isC(r.right) && !isZero(r.right.bv)) return ult(r.left, r.right);
+      break;
+    case ExprKind.SDiv: // 0 == x /s k (0 < k)  ⇔  -k < x < k  ⇔  x + (k-1) <u 2k-1
+      if (isZero(c.bv) && isC(r.right) && w >= 2 && !isZero(r.right.bv) && BigInt(r.right.bv) <= BigInt(intMax(w))) {
+        const k = r.right;
+        return ult(add(fold(ExprKind.Sub, k, constantFromBV(1, w)), r.left), fold(ExprKind.Sub, fold(ExprKind.Add, k, k), constantFromBV(1, w)));
+      }
+      break;
   }
   return node(ExprKind.Eq, c, r);
 }
@@ -263,6 +292,8 @@ export function ult(l: Expr, r: Expr): Expr {
   if (isC(l) && isC(r)) return fold(ExprKind.Ult, l, r);
   if (l === r || isZeroConst(r) || isAllOnesConst(l)) return FALSE;
   if (l.width === 1) return and(not(l), r);
+  if (isC(r) && umax(l) < BigInt(r.bv)) return TRUE; // every value of l is below r (umax.ts)
+  if (isC(l) && BigInt(l.bv) >= umax(r)) return FALSE; // no value of r exceeds l
   return node(ExprKind.Ult, l, r);
 }
 
@@ -271,6 +302,8 @@ export function ule(l: Expr, r: Expr): Expr {
   if (isC(l) && isC(r)) return fold(ExprKind.Ule, l, r);
   if (l === r || isZeroConst(l) || isAllOnesConst(r)) return TRUE;
   if (l.width === 1) return or(not(l), r);
+  if (isC(r) && umax(l) <= BigInt(r.bv)) return TRUE; // umax.ts
+  if (isC(l) && BigInt(l.bv) > umax(r)) return FALSE;
   return node(ExprKind.Ule, l, r);
 }
 

@@ -277,6 +277,20 @@ int main(void) {
         if (rg && ro) { TG(tm_sec) TG(tm_min) TG(tm_hour) TG(tm_mday) TG(tm_mon) TG(tm_year) TG(tm_wday) TG(tm_yday) }
 #undef TG
       }
+      /* gmtime_r's 32-bit fields below its one 64-bit division: a day and a second past each
+         step of a walk through years -2 to 100 (a digit loop's small years) and 800 years from the era before T_LO */
+      long long starts[] = {-62230291200LL, -67768048556899200LL};
+      for (unsigned k = 0; k < 2; k++)
+        for (long long t = starts[k]; t < starts[k] + 102LL * 366 * 86400 * (k ? 8 : 1); t += 86400LL * (k ? 7 : 1) + 4801) {
+          struct tm g, o;
+          memset(&g, 0, sizeof g); memset(&o, 0, sizeof o);
+          time_t tt = (time_t)t;
+          struct tm *rg = gmtime_r(&tt, &g), *ro = tsklee_gmtime_r(&tt, &o);
+          CHECK_INT(NAME("gmtime_r-null(%lld)", t), rg == 0, ro == 0);
+          if (rg && ro && (g.tm_sec != o.tm_sec || g.tm_min != o.tm_min || g.tm_hour != o.tm_hour || g.tm_mday != o.tm_mday ||
+                           g.tm_mon != o.tm_mon || g.tm_year != o.tm_year || g.tm_wday != o.tm_wday || g.tm_yday != o.tm_yday))
+            CHECK_INT(NAME("gmtime_r-walk(%lld)", t), 0, 1);
+        }
     }
     /* every day of a few years: ISO weeks etc. */
     for (long long t = 1230681600LL - 86400 * 400; t < 1230681600LL + 86400LL * 1500; t += 86400 + 3601) {
