@@ -14,7 +14,8 @@
  * timeout). With several bounds or modes the table step also writes OUT/speedups.md: per driver
  * and bound each mode's CPU seconds (`>T` when stopped by the budget) and PAT's speed-ups over
  * BASE and CFG (a stopped run counts as its budget, so a speed-up against it is a lower bound
- * `≥`), with the medians per library, as the paper's Tables 2–3.
+ * `≥`), with the medians per library, as the paper's Tables 2–3, and the paper's metric
+ * (lib/speedups.mjs: mean and median over the cells where at least one of the two modes finished).
  *
  * 1. fetch  `apt-get source json-c libtasn1-6` into the cache (--cache, $TSKLEE_SUBJECTS, else
  *           ~/.cache/tsklee/subjects; needs a deb-src line)
@@ -43,6 +44,7 @@ import { fetchSource } from './lib/source.mjs';
 import { DRIVERS, LIBS } from './lib/debian-libs.mjs';
 import { gcovLines, totals } from './lib/gcov.mjs';
 import { SubjectError } from './lib/errors.mjs';
+import { speedups } from './lib/speedups.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TSKLEE = join(ROOT, 'bin', 'tsklee');
@@ -167,44 +169,6 @@ function runOne({ bc, out, mode, budget, extra }) {
   const times = r.stderr.trim().split('\n').pop().split(' ').map(Number);
   const error = r.status !== 0 ? r.stderr.split('\n').find((l) => /error|failed/i.test(l)) ?? `exit ${r.status}` : undefined;
   return { cpu: times[0] + times[1], wall: times[2], status: r.status, error };
-}
-
-/** The paper's Tables 2–3 in shape: CPU s per mode and bound, PAT's speed-ups, medians per library. */
-function speedups({ drivers, modes, bounds, maxTime, tag, runs }) {
-  const budgetS = Number(String(maxTime).replace(/^cpu:/, ''));
-  const find = (d, b, m) => runs.find((r) => r.driver === d && r.bound === b && r.mode === m && r.maxTime === maxTime && r.tsklee === tag);
-  const cell = (r) => (r === undefined ? '-' : r.error !== undefined ? 'error' : r.halted ? `>${budgetS}` : r.cpu.toFixed(1));
-  // a stopped run counts as the budget: a speed-up over it is a lower bound, one of it an upper
-  const ratio = (pat, other) => {
-    if (pat === undefined || other === undefined || pat.error !== undefined || other.error !== undefined) return undefined;
-    if (pat.halted && other.halted) return { v: 1, mark: '=' };
-    const p = pat.halted ? Math.max(pat.cpu, budgetS) : pat.cpu;
-    const o = other.halted ? Math.max(other.cpu, budgetS) : other.cpu;
-    return { v: o / p, mark: other.halted ? '≥' : pat.halted ? '≤' : '' };
-  };
-  const fmt = (x) => (x === undefined ? '-' : x.mark === '=' ? 'both >' : `${x.mark}${x.v.toFixed(2)}×`);
-  const others = ['base', 'cfg'].filter((m) => modes.includes(m));
-  const lines = [`| driver | N | ${modes.map((m) => m.toUpperCase()).join(' | ')} | ${others.map((m) => `PAT/${m.toUpperCase()}`).join(' | ')} |`, `|---|---|${modes.map(() => '---|').join('')}${others.map(() => '---|').join('')}`];
-  const byLib = new Map();
-  for (const d of drivers) {
-    for (const b of bounds) {
-      const pat = find(d.name, b, 'pat');
-      const rs = others.map((m) => ratio(pat, find(d.name, b, m)));
-      others.forEach((m, i) => {
-        if (rs[i] === undefined) return;
-        const k = `${d.lib} ${m}`;
-        byLib.set(k, [...(byLib.get(k) ?? []), rs[i].v]);
-      });
-      lines.push(`| ${d.name} | ${b} | ${modes.map((m) => cell(find(d.name, b, m))).join(' | ')} | ${rs.map(fmt).join(' | ')} |`);
-    }
-  }
-  const median = (xs) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
-  lines.push('', `CPU seconds; \`>${budgetS}\`: stopped by the budget (counted as ${budgetS} s). Medians of PAT's speed-ups (both stopped: 1):`, '');
-  for (const [k, xs] of byLib) lines.push(`- ${k.replace(' ', ': PAT/').replace(/base$|cfg$/, (m) => m.toUpperCase())} median ${median(xs).toFixed(2)}× over ${xs.length} cells`);
-  return lines.join('\n') + '\n';
 }
 
 function table(runs) {
