@@ -25,6 +25,25 @@ function allTrue(q: readonly Expr[], m: Map<ExprArray, Uint8Array>): boolean {
 }
 
 /** s (N bytes plus a terminator written at N), a count k ≤ max, and reads of the string at k + c. */
+/**
+ * The fast layer's answer to q (arrays: the question's inputs, counts included), checked
+ * against z3's: the same satisfiability, and a model that satisfies q.
+ */
+function againstZ3(z3: Z3Solver, q: readonly Expr[], arrays: readonly ExprArray[]): 'undecided' | 'unsat' | 'sat' {
+  const fast = new FastSolver(new RefusingSolver());
+  let mine: InitialValues | null;
+  try {
+    mine = fast.computeInitialValues({ constraints: q, expr: b.bool(true) }, arrays);
+  } catch {
+    return 'undecided';
+  }
+  const theirs = z3.computeInitialValues({ constraints: q, expr: b.bool(true) }, []);
+  expect(mine === null).toBe(theirs === null);
+  if (mine === null) return 'unsat';
+  expect(allTrue(q, model(arrays, mine))).toBe(true);
+  return 'sat';
+}
+
 function setup(n: number, max: number) {
   const s = new ExprArray('s', n + 1);
   const k = freshCount('k', BigInt(max));
@@ -183,19 +202,10 @@ describe('random count questions agree with z3', () => {
         const y = b.read(new UpdateList(s), c32(rng.int(8)));
         q.push(rng.pick([b.eq(x, c8(v)), b.ne(x, c8(v)), b.ule(c8(v), x), b.ult(x, c8(v)), b.eq(x, y), b.ule(c32(rng.int(6)), kv)]));
       }
-      const fast = new FastSolver(new RefusingSolver());
-      let mine: InitialValues | null | 'undecided';
-      try {
-        mine = fast.computeInitialValues({ constraints: q, expr: b.bool(true) }, [s, k]);
-      } catch {
-        mine = 'undecided';
-      }
-      const theirs = z3.computeInitialValues({ constraints: q, expr: b.bool(true) }, []);
-      if (mine === 'undecided') continue;
+      const answer = againstZ3(z3, q, [s, k]);
+      if (answer === 'undecided') continue;
       decided++;
-      expect(mine === null).toBe(theirs === null);
-      if (mine === null) unsat++;
-      else expect(allTrue(q, model([s, k], mine))).toBe(true);
+      if (answer === 'unsat') unsat++;
     }
     expect(decided).toBeGreaterThan(120);
     expect(unsat).toBeGreaterThan(5);
@@ -215,19 +225,10 @@ describe('random count questions agree with z3', () => {
         const v = rng.pick([0, 32, 44, 97]);
         q.push(rng.pick([b.eq(x, c8(v)), b.ne(x, c8(v)), b.ule(c8(v), x), b.ule(c32(rng.int(8)), b.add(v1, v2)), b.ult(v1, c32(1 + rng.int(6)))]));
       }
-      const fast = new FastSolver(new RefusingSolver());
-      let mine: InitialValues | null | 'undecided';
-      try {
-        mine = fast.computeInitialValues({ constraints: q, expr: b.bool(true) }, [s, k1, k2]);
-      } catch {
-        mine = 'undecided';
-      }
-      const theirs = z3.computeInitialValues({ constraints: q, expr: b.bool(true) }, []);
-      if (mine === 'undecided') continue;
+      const answer = againstZ3(z3, q, [s, k1, k2]);
+      if (answer === 'undecided') continue;
       decided++;
-      expect(mine === null).toBe(theirs === null);
-      if (mine === null) unsat++;
-      else expect(allTrue(q, model([s, k1, k2], mine))).toBe(true);
+      if (answer === 'unsat') unsat++;
     }
     expect(decided).toBeGreaterThan(80);
     expect(unsat).toBeGreaterThan(5);
@@ -253,19 +254,10 @@ describe('random count questions agree with z3', () => {
         const c = c32(rng.int(2 * n));
         q.push(rng.pick([b.eq(x, c8(v)), b.ne(x, c8(v)), b.ule(c8(v), x), b.ule(c, sum), b.ult(sum, c), b.ne(v1, c32(rng.int(4))), b.ule(b.sub(c32(n - rng.int(4)), v1), v2)]));
       }
-      const fast = new FastSolver(new RefusingSolver());
-      let mine: InitialValues | null | 'undecided';
-      try {
-        mine = fast.computeInitialValues({ constraints: q, expr: b.bool(true) }, [s, k1, k2]);
-      } catch {
-        mine = 'undecided';
-      }
-      const theirs = z3.computeInitialValues({ constraints: q, expr: b.bool(true) }, []);
-      if (mine === 'undecided') continue;
+      const answer = againstZ3(z3, q, [s, k1, k2]);
+      if (answer === 'undecided') continue;
       decided++;
-      expect(mine === null).toBe(theirs === null);
-      if (mine === null) unsat++;
-      else expect(allTrue(q, model([s, k1, k2], mine))).toBe(true);
+      if (answer === 'unsat') unsat++;
     }
     expect(decided).toBeGreaterThan(80);
     expect(unsat).toBeGreaterThan(5);

@@ -85,7 +85,7 @@ export class QuantifiedRegions {
         pauseAtExit(this.ex, st, g, key);
         const max = this.ex.opts.maxStatesToMerge;
         const list = g.closed.get(key);
-        if (this.ex.opts.releaseUnmergedEarly && max > 0 && list !== undefined && list.length >= max && g.closed.has(key)) this.releaseExit(g, key, list);
+        if (this.ex.opts.releaseUnmergedEarly && max > 0 && list !== undefined && list.length >= max) this.releaseExit(g, key, list);
       }
       return;
     }
